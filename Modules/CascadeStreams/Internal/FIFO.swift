@@ -1,0 +1,39 @@
+/// An unbounded first-in first-out queue over an array, amortised O(1) at both ends.
+///
+/// Used by the serializing entry points (subjects, `create`) for events submitted while another
+/// thread is delivering. It is unbounded by design: a sender never blocks and never loses an
+/// event; the delivering thread drains the queue before it returns.
+package struct FIFO<Element> {
+  private var storage: [Element] = []
+  private var head = 0
+
+  package init() {}
+
+  package var isEmpty: Bool { head == storage.count }
+  package var count: Int { storage.count - head }
+
+  package mutating func append(_ element: Element) {
+    storage.append(element)
+  }
+
+  package mutating func popFirst() -> Element? {
+    guard head < storage.count else {
+      return nil
+    }
+    let element = storage[head]
+    head += 1
+    if head == storage.count {
+      storage.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 64 && head * 2 > storage.count {
+      storage.removeFirst(head)
+      head = 0
+    }
+    return element
+  }
+
+  package mutating func removeAll() {
+    storage.removeAll()
+    head = 0
+  }
+}

@@ -1,0 +1,52 @@
+import Dispatch
+import Synchronization
+
+/// One unit of work submitted to a dispatch queue: runs at most once, counts as a live resource
+/// until it runs or is cancelled.
+final class DispatchScheduledItem: Cancelable {
+  private let state = Atomic<Bool>(false)
+  private let action: @Sendable () -> Void
+
+  init(_ action: @escaping @Sendable () -> Void) {
+    self.action = action
+    Resources.increment()
+  }
+
+  var isDisposed: Bool { state.load(ordering: .acquiring) }
+
+  func run() {
+    guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    Resources.decrement()
+    action()
+  }
+
+  func dispose() {
+    cancel()
+  }
+
+  /// Cancels the item; returns `true` if it had neither run nor been cancelled before.
+  @discardableResult
+  func cancel() -> Bool {
+    guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return false }
+    Resources.decrement()
+    return true
+  }
+}
+
+extension DispatchQueue {
+  func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    let item = DispatchScheduledItem(action)
+    async { item.run() }
+    return item
+  }
+
+  func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    let item = DispatchScheduledItem(action)
+    let (seconds, attoseconds) = delay.components
+    let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { item.run() }
+    return item
+  }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A scheduler that runs work at once, on the calling thread.
+///
+/// Delayed work blocks the calling thread for the delay, then runs; use it only where that is
+/// wanted (tests of synchronous code, command-line tools).
+public struct ImmediateScheduler: Scheduler {
+  /// The shared instance.
+  public static let instance = ImmediateScheduler()
+
+  /// Creates an immediate scheduler.
+  public init() {}
+
+  /// The time on the continuous clock since the process's first use of a real scheduler.
+  public var now: SchedulerInstant { WallTime.now }
+
+  /// Runs `action` now.
+  @discardableResult
+  public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    action()
+    return Disposables.empty
+  }
+
+  /// Blocks for `delay`, then runs `action`.
+  @discardableResult
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    if delay > .zero {
+      let (seconds, attoseconds) = delay.components
+      var request = timespec(
+        tv_sec: Int(seconds),
+        tv_nsec: Int(attoseconds / 1_000_000_000)
+      )
+      var remaining = timespec()
+      while nanosleep(&request, &remaining) != 0 { request = remaining }
+    }
+    action()
+    return Disposables.empty
+  }
+}

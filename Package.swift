@@ -1,0 +1,64 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// MARK: - Settings
+
+let settings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),  // SE-0335
+  .enableUpcomingFeature("MemberImportVisibility"),  // SE-0444
+  .enableUpcomingFeature("InternalImportsByDefault"),  // SE-0409
+  .enableUpcomingFeature("NonisolatedNonsendingByDefault"),  // SE-0461
+  .enableUpcomingFeature("InferIsolatedConformances"),  // SE-0470
+]
+
+/// CI turns every warning into an error through the manifest, so a warning never lands.
+let ci: [SwiftSetting] = Context.environment["CI"] != nil ? [.treatAllWarnings(as: .error)] : []
+
+let package = Package(
+  name: "cascade",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "CascadeStreams", targets: ["CascadeStreams"]),
+    .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+  ],
+  targets: [
+    // MARK: - Modules
+    .target(
+      name: "CascadeStreams",
+      path: "Modules/CascadeStreams"
+    ),
+    .target(
+      name: "CascadeTesting",
+      dependencies: [
+        "CascadeStreams",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Modules/CascadeTesting"
+    ),
+
+    // MARK: - Tests
+    .testTarget(
+      name: "CascadeStreamsTests",
+      dependencies: [
+        "CascadeStreams",
+        "CascadeTesting",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
+    .testTarget(
+      name: "CascadeTestingTests",
+      dependencies: ["CascadeStreams", "CascadeTesting"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.regular, .executable, .test].contains(target.type) {
+  target.swiftSettings = (target.swiftSettings ?? []) + settings + ci
+}

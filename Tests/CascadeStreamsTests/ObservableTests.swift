@@ -1,0 +1,37 @@
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+@Suite(.checksResources)
+struct ObservableTests {
+  // AT-01: nothing after the terminal event, and the producer's teardown runs once.
+  @Test func terminalIsFinal() {
+    let teardowns = Counter()
+    let received = Recorder<Event<Int, TestError>>()
+    let stream = Observable<Int, TestError>.create { observer in
+      observer.onNext(1)
+      observer.onNext(2)
+      observer.onError(TestError("boom"))
+      observer.onNext(3)
+      observer.onCompleted()
+      return Disposables.create { teardowns.increment() }
+    }
+    let subscription = stream.subscribe { received.append($0) }
+    subscription.dispose()
+    subscription.dispose()
+    #expect(received.values == [.next(1), .next(2), .error(TestError("boom"))])
+    #expect(teardowns.value == 1)
+  }
+
+  @Test func elementWiseChain() {
+    let received = Recorder<Int>()
+    Observable.from([1, 1, 2, 3, 3, 4, 5, 6])
+      .map { $0 * 10 }
+      .filter { $0 != 30 }
+      .compactMap { $0 == 50 ? nil : $0 }
+      .distinctUntilChanged()
+      .scan(0, +)
+      .subscribe(onNext: { received.append($0) })
+    #expect(received.values == [10, 30, 70, 130])
+  }
+}
