@@ -21,6 +21,11 @@ final class Counter: Sendable {
     storage.add(1, ordering: .relaxed).newValue
   }
 
+  @discardableResult
+  func decrement() -> Int {
+    storage.subtract(1, ordering: .relaxed).newValue
+  }
+
   var value: Int { storage.load(ordering: .relaxed) }
 }
 
