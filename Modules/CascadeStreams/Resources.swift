@@ -16,7 +16,7 @@ import Synchronization
 /// subscription.dispose()
 /// assert(Resources.total == before)
 /// ```
-public enum Resources {
+public enum Resources: Sendable {
   private static let counter = Atomic<Int>(0)
 
   /// The number of live stream resources in the process.

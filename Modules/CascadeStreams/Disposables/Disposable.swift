@@ -26,7 +26,7 @@ extension Disposable {
 }
 
 /// Factories for the common disposables.
-public enum Disposables {
+public enum Disposables: Sendable {
   /// A disposable that does nothing.
   public static let empty: any Disposable = NopDisposable()
 

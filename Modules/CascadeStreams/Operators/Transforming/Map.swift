@@ -77,7 +77,7 @@ extension ObservableType where Element: Equatable {
 ///
 /// They are generic over their upstream so that the compiler specializes a whole chain into one
 /// loop; erase one with ``ObservableType/asObservable()`` to store it.
-public enum Streams {
+public enum Streams: Sendable {
   /// The stream returned by ``ObservableType/map(_:)``.
   public struct Map<Upstream: ObservableType, Element: Sendable>: ObservableType {
     /// The failure type, that of the upstream.
