@@ -119,4 +119,21 @@ struct SubjectTests {
     subject.onNext(2)
     #expect(received.values == [1])
   }
+
+  // Burst policy: the queue of events sent during a callout is unbounded; a burst of 100,000
+  // reentrant sends is delivered whole, in order, after the callout that sent it returns.
+  @Test func reentrantBurstIsDeliveredWhole() {
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Int>()
+    let subscription = subject.subscribe(onNext: { value in
+      received.append(value)
+      if value == -1 {
+        for burst in 0..<100_000 { subject.onNext(burst) }
+        received.append(-2)
+      }
+    })
+    subject.onNext(-1)
+    #expect(received.values == [-1, -2] + Array(0..<100_000))
+    subscription.dispose()
+  }
 }
