@@ -1,0 +1,139 @@
+extension ObservableType {
+  /// Emits at most one value per `window`: the first at once, then, if `latest`, the last value
+  /// seen during the window when it ends.
+  ///
+  /// The exact rules are RxSwift's:
+  /// - A value that arrives `window` or more after the last *emitted* value (or the first value
+  ///   ever) is emitted at once, and opens a new window.
+  /// - With `latest == true`, a value that arrives inside a window is kept (replacing any value
+  ///   kept before it) and emitted when the window ends, that is `window` after the last emitted
+  ///   value; that emission opens the next window.
+  /// - With `latest == false`, values that arrive inside a window are dropped.
+  /// - On completion with a kept value, the completion waits for the window to end, right after
+  ///   the kept value; otherwise it is delivered at once. A failure is delivered at once and drops
+  ///   the kept value.
+  ///
+  /// ```swift
+  /// // source: 1 at 0 s, 2 at 1 s, 3 at 2 s, 4 at 4 s
+  /// source.throttle(.seconds(3), scheduler: scheduler)
+  /// // 1 at 0 s, 3 at 3 s, 4 at 6 s
+  /// source.throttle(.seconds(3), latest: false, scheduler: scheduler)
+  /// // 1 at 0 s, 4 at 4 s
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - window: The shortest time between two emitted values.
+  ///   - latest: Whether to emit the last value seen during a window when it ends.
+  ///   - scheduler: The scheduler that measures the windows and delivers the values.
+  /// - Returns: A stream of at most one value per window.
+  public func throttle(
+    _ window: Duration,
+    latest: Bool = true,
+    scheduler: some Scheduler
+  ) -> Observable<Element, Failure> {
+    Observable(unchecked: { observer in
+      ThrottleSink(downstream: observer, window: window, latest: latest, scheduler: scheduler)
+        .run(self)
+    })
+  }
+}
+
+/// The subscription behind ``ObservableType/throttle(_:latest:scheduler:)``.
+private final class ThrottleSink<Element: Sendable, Failure: Error>:
+  TimedSink<Element, Failure>, @unchecked Sendable
+{
+  // Safety: `lastEmitted`, `kept` and `completionWaits` are guarded by `lock`; `timer` is only
+  // replaced from the upstream's events, which never overlap; the rest is immutable.
+  private let window: Duration
+  private let latest: Bool
+  private let scheduler: any Scheduler
+  private let timer = SerialDisposable()
+  private var lastEmitted: SchedulerInstant?
+  private var kept: Element?
+  private var completionWaits = false
+
+  init(
+    downstream: AnyObserver<Element, Failure>,
+    window: Duration,
+    latest: Bool,
+    scheduler: any Scheduler
+  ) {
+    self.window = window
+    self.latest = latest
+    self.scheduler = scheduler
+    super.init(downstream: downstream)
+  }
+
+  func run<Source: ObservableType>(_ source: Source) -> any Disposable
+  where Source.Element == Element, Source.Failure == Failure {
+    upstream.insert(timer)
+    upstream.insert(source.subscribe(observer { [self] in on($0) }))
+    return self
+  }
+
+  private enum Decision {
+    case emitted
+    case dropped
+    case kept(armTimerAfter: Duration?)
+  }
+
+  private func on(_ event: Event<Element, Failure>) {
+    switch event {
+    case .next(let element):
+      let now = scheduler.now
+      let decision = lock.withLock { () -> Decision in
+        let elapsed = lastEmitted.map { $0.duration(to: now) } ?? window
+        if elapsed >= window {
+          lastEmitted = now
+          enqueue(.next(element))
+          return .emitted
+        }
+        guard latest else { return .dropped }
+        let alreadyWaiting = kept != nil
+        kept = element
+        return .kept(armTimerAfter: alreadyWaiting ? nil : window - elapsed)
+      }
+      switch decision {
+      case .emitted:
+        drain()
+      case .dropped, .kept(armTimerAfter: nil):
+        break
+      case .kept(armTimerAfter: let delay?):
+        timer.replace(with: scheduler.schedule(after: delay) { [self] in windowEnded() })
+      }
+    case .error:
+      lock.withLock {
+        kept = nil
+        enqueue(event)
+      }
+      drain()
+    case .completed:
+      lock.withLock {
+        if kept != nil {
+          completionWaits = true
+        } else {
+          enqueue(.completed)
+        }
+      }
+      drain()
+    }
+  }
+
+  private func windowEnded() {
+    let now = scheduler.now
+    lock.withLock {
+      if let element = kept {
+        kept = nil
+        lastEmitted = now
+        enqueue(.next(element))
+      }
+      if completionWaits { enqueue(.completed) }
+    }
+    drain()
+  }
+
+  override func disposed_() {
+    super.disposed_()
+    lock.withLock { kept = nil }
+  }
+}

@@ -1,0 +1,286 @@
+import CascadeStreams
+import CascadeTesting
+import Dispatch
+import Synchronization
+import Testing
+
+/// Real-thread tests of the schedulers and of the operators that hop threads; run under
+/// ThreadSanitizer in CI.
+@Suite(.checksResources)
+struct SchedulerConcurrencyTests {
+  /// Counts callers inside a region and remembers the most there ever were at once.
+  final class OverlapProbe: Sendable {
+    private let inside = Atomic<Int>(0)
+    private let most = Atomic<Int>(0)
+
+    func enter() {
+      let now = inside.add(1, ordering: .acquiringAndReleasing).newValue
+      most.max(now, ordering: .relaxed)
+    }
+
+    func exit() {
+      inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    var maximum: Int { most.load(ordering: .relaxed) }
+  }
+
+  private func wait(_ semaphore: DispatchSemaphore) -> Bool {
+    semaphore.wait(timeout: .now() + .seconds(5)) == .success
+  }
+
+  // MARK: AT-07
+
+  enum Enqueued: CaseIterable, Sendable {
+    case value, error, completion
+  }
+
+  // AT-07: with the first callback blocked and an event enqueued behind it, dispose, then
+  // unblock: the enqueued event is never delivered.
+  @Test(arguments: Enqueued.allCases)
+  func observeOnDisposeIsABarrier(_ enqueued: Enqueued) {
+    let scheduler = SerialDispatchQueueScheduler(label: "at07.barrier")
+    let subject = PublishSubject<Int, TestError>()
+    let received = Recorder<Event<Int, TestError>>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let blocked = Atomic<Bool>(false)
+    let subscription = subject.observe(on: scheduler).subscribe(
+      AnyObserver { event in
+        received.append(event)
+        if event == .next(1) {
+          entered.signal()
+          blocked.store(
+            release.wait(timeout: .now() + .seconds(5)) == .timedOut,
+            ordering: .relaxed
+          )
+        }
+      }
+    )
+    subject.onNext(1)
+    #expect(wait(entered))
+    switch enqueued {
+    case .value: subject.onNext(2)
+    case .error: subject.onError(TestError("late"))
+    case .completion: subject.onCompleted()
+    }
+    subscription.dispose()
+    release.signal()
+    scheduler.queue.sync {}
+    let timedOut = blocked.load(ordering: .relaxed)
+    #expect(!timedOut)
+    #expect(received.values == [.next(1)])
+  }
+
+  // AT-07: the same through the closure-based subscribe, which the library's `subscribe` returns.
+  @Test func observeOnDisposeIsABarrierForClosureSubscribers() {
+    let scheduler = SerialDispatchQueueScheduler(label: "at07.closure")
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Int>()
+    let completions = Counter()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let subscription = subject.observe(on: scheduler).subscribe(
+      onNext: { value in
+        received.append(value)
+        if value == 1 {
+          entered.signal()
+          _ = release.wait(timeout: .now() + .seconds(5))
+        }
+      },
+      onCompleted: { completions.increment() }
+    )
+    subject.onNext(1)
+    #expect(wait(entered))
+    subject.onNext(2)
+    subject.onCompleted()
+    subscription.dispose()
+    release.signal()
+    scheduler.queue.sync {}
+    #expect(received.values == [1])
+    #expect(completions.value == 0)
+  }
+
+  // AT-07: dispose called on the delivery queue itself: nothing is delivered after it returns.
+  @Test func observeOnDisposeOnTheDeliveryQueue() {
+    let scheduler = SerialDispatchQueueScheduler(label: "at07.on-queue")
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Event<Int, Never>>()
+    let subscription = subject.observe(on: scheduler).subscribe(AnyObserver { received.append($0) })
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let disposedOnQueue = Atomic<Bool>(false)
+    scheduler.schedule {
+      entered.signal()
+      _ = release.wait(timeout: .now() + .seconds(5))
+      subscription.dispose()
+      disposedOnQueue.store(true, ordering: .relaxed)
+    }
+    #expect(wait(entered))
+    subject.onNext(1)
+    subject.onNext(2)
+    subject.onCompleted()
+    release.signal()
+    scheduler.queue.sync {}
+    let disposed = disposedOnQueue.load(ordering: .relaxed)
+    #expect(disposed)
+    #expect(received.values.isEmpty)
+  }
+
+  // AT-07: dispose from inside a callback on the delivery queue stops delivery at once.
+  @Test func observeOnDisposeFromTheCallback() {
+    let scheduler = SerialDispatchQueueScheduler(label: "at07.callback")
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Event<Int, Never>>()
+    let subscription = SingleAssignmentDisposable()
+    subscription.setDisposable(
+      subject.observe(on: scheduler).subscribe(
+        AnyObserver { event in
+          received.append(event)
+          subscription.dispose()
+        }
+      )
+    )
+    for value in 1...100 { subject.onNext(value) }
+    subject.onCompleted()
+    scheduler.queue.sync {}
+    #expect(received.values == [.next(1)])
+  }
+
+  // MARK: AT-09
+
+  // AT-09: a serial scheduler over a concurrent queue never runs two items at once, and runs them
+  // in order.
+  @Test func serialSchedulerOverAConcurrentQueueNeverOverlaps() {
+    let target = DispatchQueue(label: "at09.concurrent", attributes: .concurrent)
+    let scheduler = SerialDispatchQueueScheduler(target: target, label: "at09.serial")
+    let probe = OverlapProbe()
+    let order = Recorder<Int>()
+    let group = DispatchGroup()
+    for index in 0..<1_000 {
+      group.enter()
+      scheduler.schedule {
+        probe.enter()
+        order.append(index)
+        probe.exit()
+        group.leave()
+      }
+    }
+    // Unrelated work on the same concurrent queue keeps it busy meanwhile.
+    for _ in 0..<100 { target.async(group: group) {} }
+    #expect(group.wait(timeout: .now() + .seconds(10)) == .success)
+    #expect(probe.maximum == 1)
+    #expect(order.values == Array(0..<1_000))
+  }
+
+  // AT-09: work scheduled from a background thread and then from the main queue runs in the order
+  // it was scheduled.
+  @Test func mainSchedulerKeepsEnqueueOrderFromBackgroundThenMain() async {
+    let scheduler = MainScheduler()
+    let log = Recorder<String>()
+    let ranSynchronously = await MainActor.run {
+      let scheduled = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        scheduler.schedule { log.append("background") }
+        scheduled.signal()
+      }
+      _ = scheduled.wait(timeout: .now() + .seconds(5))
+      scheduler.schedule { log.append("main") }
+      return !log.values.isEmpty
+    }
+    #expect(!ranSynchronously)
+    #expect(await pollUntil { log.values.count == 2 })
+    #expect(log.values == ["background", "main"])
+  }
+
+  // MARK: Operators on real threads
+
+  // AT-03: observe(on:) a concurrent scheduler serializes deliveries, keeping each sender's order.
+  @Test func observeOnAConcurrentSchedulerNeverOverlaps() {
+    let subject = PublishSubject<Int, Never>()
+    let probe = OverlapProbe()
+    let received = Recorder<Int>()
+    let done = DispatchSemaphore(value: 0)
+    let senders = 8
+    let perSender = 1_000
+    let subscription = subject.observe(on: ConcurrentDispatchQueueScheduler()).subscribe(
+      onNext: { value in
+        probe.enter()
+        received.append(value)
+        probe.exit()
+        if received.values.count == senders * perSender { done.signal() }
+      }
+    )
+    DispatchQueue.concurrentPerform(iterations: senders) { sender in
+      for index in 0..<perSender { subject.onNext(sender * perSender + index) }
+    }
+    #expect(wait(done))
+    subscription.dispose()
+    #expect(probe.maximum == 1)
+    let values = received.values
+    #expect(values.count == senders * perSender)
+    for sender in 0..<senders {
+      let mine = values.filter { $0 / perSender == sender }
+      #expect(mine == Array(sender * perSender..<(sender + 1) * perSender))
+    }
+  }
+
+  @Test func delayOnAConcurrentSchedulerKeepsOrder() {
+    let received = Recorder<Int>()
+    let done = DispatchSemaphore(value: 0)
+    let subscription = Observable.from(0..<500)
+      .delay(.zero, scheduler: ConcurrentDispatchQueueScheduler())
+      .subscribe(onNext: { received.append($0) }, onCompleted: { done.signal() })
+    #expect(wait(done))
+    #expect(received.values == Array(0..<500))
+    subscription.dispose()
+  }
+
+  @Test func subscribeOnSubscribesAndDisposesOnTheQueue() {
+    let scheduler = SerialDispatchQueueScheduler(label: "subscribe-on")
+    let key = DispatchSpecificKey<Int>()
+    scheduler.queue.setSpecific(key: key, value: 1)
+    let subscribedOnQueue = Recorder<Bool>()
+    let disposedOnQueue = Recorder<Bool>()
+    let subscribed = DispatchSemaphore(value: 0)
+    let disposed = DispatchSemaphore(value: 0)
+    let source = Observable<Int, Never>.create { _ in
+      subscribedOnQueue.append(DispatchQueue.getSpecific(key: key) == 1)
+      subscribed.signal()
+      return Disposables.create {
+        disposedOnQueue.append(DispatchQueue.getSpecific(key: key) == 1)
+        disposed.signal()
+      }
+    }
+    let subscription = source.subscribe(on: scheduler).subscribe(onNext: { _ in })
+    #expect(wait(subscribed))
+    subscription.dispose()
+    #expect(wait(disposed))
+    #expect(subscribedOnQueue.values == [true])
+    #expect(disposedOnQueue.values == [true])
+  }
+
+  @Test func debounceOnRealTimersKeepsOrderAndFlushes() {
+    let subject = PublishSubject<Int, TestError>()
+    let received = Recorder<Event<Int, TestError>>()
+    let done = DispatchSemaphore(value: 0)
+    let scheduler = ConcurrentDispatchQueueScheduler()
+    let subscription =
+      subject
+      .debounce(.microseconds(50), scheduler: scheduler)
+      .timeout(.seconds(5), scheduler: scheduler, error: TestError("timeout"))
+      .subscribe { event in
+        received.append(event)
+        if event.isTerminal { done.signal() }
+      }
+    for value in 0..<2_000 { subject.onNext(value) }
+    subject.onNext(1_000_000)
+    subject.onCompleted()
+    #expect(wait(done))
+    subscription.dispose()
+    let events = received.values
+    #expect(events.suffix(2) == [.next(1_000_000), .completed])
+    let values = events.compactMap(\.element)
+    #expect(values == values.sorted())
+  }
+}

@@ -1,0 +1,74 @@
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+@Suite(.checksResources)
+struct SchedulersTests {
+  // AT-09: work scheduled on the main queue with nothing of the scheduler's waiting runs
+  // synchronously.
+  @Test func mainSchedulerRunsAtOnceOnTheMainQueue() async {
+    let scheduler = MainScheduler()
+    let ran = Counter()
+    let (onMain, ranSynchronously) = await MainActor.run {
+      let onMain = MainScheduler.isOnMainQueue
+      scheduler.schedule { ran.increment() }
+      return (onMain, ran.value == 1)
+    }
+    #expect(onMain)
+    #expect(ranSynchronously)
+  }
+
+  // AT-09: work scheduled from inside one of its own actions waits for it, in order; another
+  // scheduler's "run now" decision does not depend on this one's waiting work.
+  @Test func mainSchedulersDoNotShareTheRunNowDecision() async {
+    let first = MainScheduler()
+    let second = MainScheduler()
+    let log = Recorder<String>()
+    await MainActor.run {
+      _ = first.schedule {
+        log.append("first: begin")
+        first.schedule { log.append("first: nested") }
+        second.schedule { log.append("second") }
+        log.append("first: end")
+      }
+    }
+    #expect(await pollUntil { log.values.count == 4 })
+    #expect(log.values == ["first: begin", "second", "first: end", "first: nested"])
+  }
+
+  @Test func mainSchedulerEnqueuesFromOffTheMainQueue() async {
+    let scheduler = MainScheduler()
+    let onMain = Recorder<Bool>()
+    scheduler.schedule { onMain.append(MainScheduler.isOnMainQueue) }
+    #expect(await pollUntil { onMain.values.count == 1 })
+    #expect(onMain.values == [true])
+  }
+
+  @Test func observeOnMainSchedulerDeliversOnTheMainQueue() async {
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Bool>()
+    let subscription = subject.observe(on: MainScheduler()).subscribe(onNext: { _ in
+      received.append(MainScheduler.isOnMainQueue)
+    })
+    subject.onNext(1)
+    subject.onNext(2)
+    #expect(await pollUntil { received.values.count == 2 })
+    #expect(received.values == [true, true])
+    subscription.dispose()
+  }
+
+  @Test func immediateSchedulerRunsInline() {
+    let ran = Counter()
+    ImmediateScheduler.instance.schedule { ran.increment() }
+    #expect(ran.value == 1)
+  }
+
+  @Test func timeOperatorsWorkOnAnImmediateScheduler() {
+    let received = Recorder<Event<Int, Never>>()
+    Observable.from([1, 2, 3])
+      .delay(.zero, scheduler: ImmediateScheduler.instance)
+      .debounce(.zero, scheduler: ImmediateScheduler.instance)
+      .subscribe { received.append($0) }
+    #expect(received.values == [.next(1), .next(2), .next(3), .completed])
+  }
+}
