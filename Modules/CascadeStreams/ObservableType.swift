@@ -4,9 +4,10 @@
 /// follow the grammar `next* (error | completed)?` and calls to one observer never overlap.
 ///
 /// The element-wise operators (``map(_:)``, ``filter(_:)``, ``compactMap(_:)``, ``scan(_:_:)``,
-/// ``distinctUntilChanged()``, ``do(onNext:onError:onCompleted:onSubscribe:onDispose:)``) return
-/// concrete generic types the compiler specializes into one loop; the others return the
-/// type-erased ``Observable``. Call ``asObservable()`` to erase a chain for storage.
+/// ``distinctUntilChanged()``,
+/// ``do(onNext:onError:onCompleted:onSubscribe:onSubscribed:onDispose:)``) return concrete
+/// generic types the compiler specializes into one loop; the others return the type-erased
+/// ``Observable``. Call ``asObservable()`` to erase a chain for storage.
 public protocol ObservableType<Element, Failure>: Sendable {
   /// The type of values.
   associatedtype Element: Sendable

@@ -43,6 +43,9 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
       forwardTerminal(event)
     } else {
       downstream.on(event)
+      // A downstream that ended during the callout (a `take` that has its values, a subscriber
+      // that disposed) ends this sink too, so a synchronous producer upstream sees the end.
+      if downstream.lifetime?.hasEnded == true { dispose() }
     }
   }
 

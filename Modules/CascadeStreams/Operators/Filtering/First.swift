@@ -1,0 +1,14 @@
+extension ObservableType {
+  /// Emits the first value and completes, or completes without a value if this stream completes
+  /// empty.
+  ///
+  /// The upstream is disposed as soon as the first value has been emitted. The same as
+  /// `take(1)`.
+  ///
+  /// ```swift
+  /// store.state.first()  // the current state, once
+  /// ```
+  public func first() -> Observable<Element, Failure> {
+    take(1)
+  }
+}
