@@ -31,7 +31,7 @@ extension ObservableType {
   ) -> Observable<Element, Failure> {
     precondition(maxAttempts >= 1, "retry(maxAttempts:) needs at least one attempt")
     return Observable(unchecked: { observer in
-      RetrySink(
+      BackoffRetrySink(
         downstream: observer,
         source: self,
         maxAttempts: maxAttempts,
@@ -44,7 +44,7 @@ extension ObservableType {
 }
 
 /// The subscription behind ``ObservableType/retry(maxAttempts:backoff:scheduler:shouldRetry:)``.
-private final class RetrySink<Source: ObservableType>:
+private final class BackoffRetrySink<Source: ObservableType>:
   Sink<Source.Element, Source.Failure>, @unchecked Sendable
 {
   // Safety: `attempts` is guarded by `lock`; `attempt` is only replaced when an attempt starts
