@@ -14,7 +14,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   package let upstream = CompositeDisposable()
   package let lock = Lock()
   package let lifetime = Lifetime()
-  // Guarded by `lock`: events submitted through `serialize(_:)` while another is delivering.
+  // Guarded by `lock`: the outbox of `enqueueEvent(_:)` and whether a thread drains it.
   private var pending = FIFO<Event<Element, Failure>>()
   private var delivering = false
   private var stopped = false
@@ -58,38 +58,48 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
 
   /// Forwards `event` with the grammar enforced against concurrent and reentrant callers.
   ///
-  /// Operators with several sources (merge, combineLatest, timers) and the observer of
+  /// Operators with several sources (merge, timers) and the observer of
   /// ``Observable/create(_:)`` deliver through here. Nothing passes after the first terminal
   /// event. A call made while another event is being delivered is appended to an unbounded FIFO
   /// and delivered, in order, by the thread already delivering once its callout returns; the
   /// caller does not wait, so no lock is ever held across a callout and senders cannot deadlock.
   package final func serialize(_ event: Event<Element, Failure>) {
-    lock.lock()
-    if stopped || isDisposed {
-      lock.unlock()
-      return
-    }
+    lock.withLock { enqueueEvent(event) }
+    drainEvents()
+  }
+
+  /// Appends `event` to the outbox that ``drainEvents()`` delivers; nothing is accepted after a
+  /// terminal event or disposal.
+  ///
+  /// Operators that decide what to emit from state guarded by `lock` (time operators, whose
+  /// timers fire on other threads) call this in the same critical section as the decision, so
+  /// deliveries keep the order of the decisions.
+  ///
+  /// - Precondition: `lock` is held.
+  package final func enqueueEvent(_ event: Event<Element, Failure>) {
+    guard !stopped, !isDisposed else { return }
     if event.isTerminal { stopped = true }
+    pending.append(event)
+  }
+
+  /// Delivers the outbox in order, unless another thread is already delivering it (which then
+  /// delivers these events too, after its current callout returns).
+  ///
+  /// Call without holding `lock`.
+  package final func drainEvents() {
+    lock.lock()
     if delivering {
-      pending.append(event)
       lock.unlock()
       return
     }
     delivering = true
-    lock.unlock()
-
-    var next = event
-    while true {
-      forward(next)
-      lock.lock()
-      guard let queued = pending.popFirst() else {
-        delivering = false
-        lock.unlock()
-        return
-      }
+    while let event = pending.popFirst() {
       lock.unlock()
-      next = queued
+      forward(event)
+      lock.lock()
     }
+    delivering = false
+    lock.unlock()
   }
 
   /// Stops forwarding and disposes the upstream subscriptions. Idempotent.
@@ -99,7 +109,10 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   }
 
   private func release() {
-    lock.withLock { pending.removeAll() }
+    lock.withLock {
+      stopped = true
+      pending.removeAll()
+    }
     upstream.dispose()
     disposed_()
     Resources.decrement()

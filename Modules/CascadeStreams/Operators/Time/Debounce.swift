@@ -28,7 +28,7 @@ extension ObservableType {
 
 /// The subscription behind ``ObservableType/debounce(_:scheduler:)``.
 private final class DebounceSink<Element: Sendable, Failure: Error>:
-  TimedSink<Element, Failure>, @unchecked Sendable
+  Sink<Element, Failure>, @unchecked Sendable
 {
   // Safety: `pending` and `generation` are guarded by `lock`; `timer` is only replaced from the
   // upstream's events, which never overlap; the rest is immutable.
@@ -64,17 +64,17 @@ private final class DebounceSink<Element: Sendable, Failure: Error>:
       lock.withLock {
         pending = nil
         generation &+= 1
-        enqueue(event)
+        enqueueEvent(event)
       }
-      drain()
+      drainEvents()
     case .completed:
       lock.withLock {
-        if let element = pending { enqueue(.next(element)) }
+        if let element = pending { enqueueEvent(.next(element)) }
         pending = nil
         generation &+= 1
-        enqueue(.completed)
+        enqueueEvent(.completed)
       }
-      drain()
+      drainEvents()
     }
   }
 
@@ -82,9 +82,9 @@ private final class DebounceSink<Element: Sendable, Failure: Error>:
     lock.withLock {
       guard generation == expected, let element = pending else { return }
       pending = nil
-      enqueue(.next(element))
+      enqueueEvent(.next(element))
     }
-    drain()
+    drainEvents()
   }
 
   override func disposed_() {

@@ -29,7 +29,7 @@ extension ObservableType {
 /// The subscription behind ``ObservableType/delay(_:scheduler:)``: one timer per event, each of
 /// which releases the oldest waiting event, so events leave in arrival order even when timers
 /// run concurrently.
-private final class DelaySink<Element: Sendable, Failure: Error>: TimedSink<Element, Failure>,
+private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, Failure>,
   @unchecked Sendable
 {
   // Safety: `waiting` is guarded by `lock`; the rest is immutable.
@@ -53,9 +53,9 @@ private final class DelaySink<Element: Sendable, Failure: Error>: TimedSink<Elem
     if case .error = event {
       lock.withLock {
         waiting.removeAll()
-        enqueue(event)
+        enqueueEvent(event)
       }
-      drain()
+      drainEvents()
       return
     }
     lock.withLock { waiting.append(event) }
@@ -65,9 +65,9 @@ private final class DelaySink<Element: Sendable, Failure: Error>: TimedSink<Elem
       scheduler.schedule(after: dueTime) { [self] in
         upstream.detach(for: key)
         lock.withLock {
-          if let due = waiting.popFirst() { enqueue(due) }
+          if let due = waiting.popFirst() { enqueueEvent(due) }
         }
-        drain()
+        drainEvents()
       }
     )
   }

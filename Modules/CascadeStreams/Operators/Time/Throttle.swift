@@ -40,7 +40,7 @@ extension ObservableType {
 
 /// The subscription behind ``ObservableType/throttle(_:latest:scheduler:)``.
 private final class ThrottleSink<Element: Sendable, Failure: Error>:
-  TimedSink<Element, Failure>, @unchecked Sendable
+  Sink<Element, Failure>, @unchecked Sendable
 {
   // Safety: `lastEmitted`, `kept` and `completionWaits` are guarded by `lock`; `timer` is only
   // replaced from the upstream's events, which never overlap; the rest is immutable.
@@ -85,7 +85,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
         let elapsed = lastEmitted.map { $0.duration(to: now) } ?? window
         if elapsed >= window {
           lastEmitted = now
-          enqueue(.next(element))
+          enqueueEvent(.next(element))
           return .emitted
         }
         guard latest else { return .dropped }
@@ -95,7 +95,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
       }
       switch decision {
       case .emitted:
-        drain()
+        drainEvents()
       case .dropped, .kept(armTimerAfter: nil):
         break
       case .kept(armTimerAfter: let delay?):
@@ -104,18 +104,18 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
     case .error:
       lock.withLock {
         kept = nil
-        enqueue(event)
+        enqueueEvent(event)
       }
-      drain()
+      drainEvents()
     case .completed:
       lock.withLock {
         if kept != nil {
           completionWaits = true
         } else {
-          enqueue(.completed)
+          enqueueEvent(.completed)
         }
       }
-      drain()
+      drainEvents()
     }
   }
 
@@ -125,11 +125,11 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
       if let element = kept {
         kept = nil
         lastEmitted = now
-        enqueue(.next(element))
+        enqueueEvent(.next(element))
       }
-      if completionWaits { enqueue(.completed) }
+      if completionWaits { enqueueEvent(.completed) }
     }
-    drain()
+    drainEvents()
   }
 
   override func disposed_() {

@@ -78,7 +78,7 @@ extension ObservableType where Failure == any Error {
 
 /// The subscription behind ``ObservableType/timeout(_:scheduler:other:)``.
 private final class TimeoutSink<Element: Sendable, Failure: Error>:
-  TimedSink<Element, Failure>, @unchecked Sendable
+  Sink<Element, Failure>, @unchecked Sendable
 {
   // Safety: `generation` and `switched` are guarded by `lock`; `timer` is only replaced from
   // `run` and then from the source's events, which never overlap; the rest is immutable.
@@ -119,12 +119,12 @@ private final class TimeoutSink<Element: Sendable, Failure: Error>:
     let current = lock.withLock { () -> Int? in
       guard !switched else { return nil }
       generation &+= 1
-      enqueue(event)
+      enqueueEvent(event)
       return generation
     }
     guard let current else { return }
     if !event.isTerminal { arm(current) }
-    drain()
+    drainEvents()
   }
 
   private func fire(_ expected: Int) {
@@ -135,6 +135,6 @@ private final class TimeoutSink<Element: Sendable, Failure: Error>:
     }
     guard fires else { return }
     source.dispose()
-    upstream.insert(other.subscribe(observer { [self] in emit($0) }))
+    upstream.insert(other.subscribe(observer { [self] in serialize($0) }))
   }
 }
