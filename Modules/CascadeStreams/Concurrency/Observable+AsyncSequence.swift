@@ -21,8 +21,8 @@ extension Observable {
   /// let batches = Observable(clicks.values.chunks(ofCount: 10))  // Observable<[Click], Never>
   /// ```
   ///
-  /// This is an initializer rather than an overload of ``from(_:)``: a third unlabeled `from`
-  /// makes the Swift 6.3 type checker give up on ordinary chains such as
+  /// This is an initializer rather than an overload of `Observable.from(_:)`: a third unlabeled
+  /// `from` makes the Swift 6.3 type checker give up on ordinary chains such as
   /// `Observable.from([1, 2, 3]).map { $0 * 10 }.filter { $0 != 20 }.scan(0, +)` (measured:
   /// "unable to type-check this expression in reasonable time"), while a converting initializer
   /// costs those chains nothing.
