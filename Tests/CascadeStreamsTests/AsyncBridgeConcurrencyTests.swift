@@ -1,0 +1,233 @@
+import CascadeStreams
+import CascadeTesting
+import Dispatch
+import Synchronization
+import Testing
+
+@Suite(.checksResources, .timeLimit(.minutes(1)))
+struct AsyncBridgeConcurrencyTests {
+  // MARK: values: cancelling the consumer
+
+  @Test func cancellingTheConsumingTaskDisposesTheSubscription() async {
+    let teardowns = Counter()
+    let subject = PublishSubject<Int, Never>()
+    let stream = Observable<Int, Never>.create { observer in
+      let inner = subject.subscribe(observer)
+      return Disposables.create {
+        inner.dispose()
+        teardowns.increment()
+      }
+    }
+    let consumed = Counter()
+    let consumer = Task {
+      for await _ in stream.values { consumed.increment() }
+      return "ended quietly"
+    }
+    #expect(await eventually { subject.hasObservers })
+    subject.onNext(1)
+    #expect(await eventually { consumed.value == 1 })
+    consumer.cancel()
+    // Cancellation ends the loop without an error, and the subscription is gone.
+    #expect(await consumer.value == "ended quietly")
+    #expect(teardowns.value == 1)
+    #expect(!subject.hasObservers)
+  }
+
+  @Test func valuesSentFromAnotherThreadArriveInOrder() async {
+    let subject = PublishSubject<Int, Never>()
+    var iterator = subject.values.makeAsyncIterator()
+    let producer = DispatchGroup()
+    DispatchQueue.global().async(group: producer) {
+      for value in 0..<10_000 { subject.onNext(value) }
+      subject.onCompleted()
+    }
+    var received: [Int] = []
+    while let value = await iterator.next() { received.append(value) }
+    #expect(producer.wait(timeout: .now() + 10) == .success)
+    #expect(received == Array(0..<10_000))
+  }
+
+  @Test func droppingIteratorsWhileAProducerSendsLeavesNothingBehind() async {
+    let subject = PublishSubject<Int, Never>()
+    let stop = Counter()
+    let producer = DispatchGroup()
+    DispatchQueue.global().async(group: producer) {
+      var value = 0
+      while stop.value == 0 {
+        subject.onNext(value)
+        value += 1
+      }
+    }
+    for _ in 0..<200 {
+      var iterator = subject.values(bufferingPolicy: .bufferingNewest(4)).makeAsyncIterator()
+      _ = await iterator.next()
+    }
+    stop.increment()
+    #expect(producer.wait(timeout: .now() + 10) == .success)
+    #expect(await eventually { !subject.hasObservers })
+  }
+
+  // MARK: Disposing cancels the task
+
+  // The stream form of AT-35 (cancellation is not failure): a disposed `run` delivers neither its
+  // later values nor the `CancellationError` its body throws.
+  @Test func disposingRunCancelsTheTask() async {
+    let cancelHandlers = Counter()
+    let sawCancellation = Counter()
+    let finished = Counter()
+    let received = Recorder<String>()
+    let stream = Observable<Int, any Error>.run { observer in
+      defer { finished.increment() }
+      try await withTaskCancellationHandler {
+        observer.onNext(1)
+        do {
+          try await Task.sleep(for: .seconds(3_600))
+        } catch {
+          if Task.isCancelled, error is CancellationError { sawCancellation.increment() }
+          observer.onNext(2)
+          throw error
+        }
+      } onCancel: {
+        cancelHandlers.increment()
+      }
+    }
+    let subscription = stream.subscribe(
+      onNext: { received.append("next(\($0))") },
+      onError: { received.append("error(\($0))") },
+      onCompleted: { received.append("completed") }
+    )
+    #expect(await eventually { received.values == ["next(1)"] })
+    subscription.dispose()
+    #expect(await eventually { finished.value == 1 })
+    #expect(cancelHandlers.value == 1)
+    #expect(sawCancellation.value == 1)
+    #expect(received.values == ["next(1)"])
+  }
+
+  @Test func disposingTaskCancelsTheOperation() async {
+    let cancelHandlers = Counter()
+    let started = Counter()
+    let finished = Counter()
+    let received = Recorder<String>()
+    let stream = Observable<Int, any Error>.task {
+      defer { finished.increment() }
+      return try await withTaskCancellationHandler {
+        started.increment()
+        try await Task.sleep(for: .seconds(3_600))
+        return 1
+      } onCancel: {
+        cancelHandlers.increment()
+      }
+    }
+    let subscription = stream.subscribe(
+      onNext: { received.append("next(\($0))") },
+      onError: { received.append("error(\($0))") },
+      onCompleted: { received.append("completed") }
+    )
+    #expect(await eventually { started.value == 1 })
+    subscription.dispose()
+    #expect(await eventually { finished.value == 1 })
+    #expect(cancelHandlers.value == 1)
+    #expect(received.values.isEmpty)
+  }
+
+  @Test func disposingTheAsyncSequenceBridgeCancelsTheIteration() async {
+    let terminations = Recorder<String>()
+    let (numbers, continuation) = AsyncStream<Int>.makeStream()
+    continuation.onTermination = { termination in
+      switch termination {
+      case .cancelled: terminations.append("cancelled")
+      case .finished: terminations.append("finished")
+      @unknown default: terminations.append("unknown")
+      }
+    }
+    let received = Recorder<Event<Int, Never>>()
+    let subscription = Observable(numbers).subscribe { received.append($0) }
+    continuation.yield(1)
+    #expect(await eventually { received.values == [.next(1)] })
+    subscription.dispose()
+    #expect(await eventually { terminations.values == ["cancelled"] })
+    continuation.yield(2)
+    continuation.finish()
+    #expect(received.values == [.next(1)])
+  }
+
+  @Test func disposingBeforeTheTaskStartsDeliversNothing() async {
+    let received = Recorder<Event<Int, Never>>()
+    let finished = Counter()
+    for _ in 0..<100 {
+      let stream = Observable<Int, Never>.task {
+        defer { finished.increment() }
+        return 1
+      }
+      stream.subscribe { received.append($0) }.dispose()
+    }
+    #expect(await eventually { finished.value == 100 })
+    // A task may have delivered before the dispose reached it; none delivered after it.
+    let values = received.values
+    #expect(values.filter { $0 == .next(1) }.count == values.filter { $0 == .completed }.count)
+  }
+
+  // MARK: Serialization
+
+  // AT-03: sends from several tasks of one `run` body never overlap downstream, all arrive, and
+  // each task's values keep their order.
+  @Test func runSerializesSendsFromConcurrentChildTasks() async {
+    let producers = 4
+    let perProducer = 2_000
+    let inside = Occupancy()
+    let overlaps = Counter()
+    let received = Recorder<Int>()
+    let stream = Observable<Int, Never>.run { observer in
+      await withTaskGroup(of: Void.self) { group in
+        for producer in 0..<producers {
+          group.addTask {
+            for index in 0..<perProducer { observer.onNext(producer * perProducer + index) }
+          }
+        }
+      }
+    }
+    let completed = Counter()
+    let subscription = stream.subscribe(
+      onNext: { value in
+        if inside.enter() > 1 { overlaps.increment() }
+        received.append(value)
+        inside.leave()
+      },
+      onCompleted: { completed.increment() }
+    )
+    #expect(await eventually { completed.value == 1 })
+    subscription.dispose()
+    let values = received.values
+    #expect(overlaps.value == 0)
+    #expect(values.count == producers * perProducer)
+    for producer in 0..<producers {
+      let own = values.filter { $0 / perProducer == producer }
+      #expect(own == Array(producer * perProducer..<(producer + 1) * perProducer))
+    }
+  }
+}
+
+/// Counts the callbacks currently running.
+private final class Occupancy: Sendable {
+  private let count = Atomic<Int>(0)
+
+  /// Enters; returns how many callbacks are inside, this one included.
+  func enter() -> Int { count.add(1, ordering: .acquiringAndReleasing).newValue }
+
+  func leave() { count.subtract(1, ordering: .acquiringAndReleasing) }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+private func eventually(
+  timeout: Duration = .seconds(10),
+  _ condition: @Sendable () -> Bool
+) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  while !condition() {
+    if clock.now >= deadline { return false }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return true
+}

@@ -1,0 +1,60 @@
+/// The timings of one benchmark: a warm-up run, then `runs` timed runs.
+struct Measurement: Sendable {
+  let benchmark: Benchmark
+  let n: Int
+  /// Wall time of each timed run, in seconds, in the order they ran.
+  let samples: [Double]
+  /// What every run produced (they must all agree).
+  let checksum: Checksum
+
+  /// The median wall time of one run, in seconds.
+  var median: Double {
+    let sorted = samples.sorted()
+    let middle = sorted.count / 2
+    guard sorted.count.isMultiple(of: 2) else { return sorted[middle] }
+    return (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  /// Operations per second at the median time.
+  var operationsPerSecond: Double { Double(n) / median }
+
+  /// Nanoseconds per operation at the median time.
+  var nanosecondsPerOperation: Double { median * 1e9 / Double(n) }
+
+  /// Runs `benchmark` once to warm up, then `runs` times against the clock, and checks that every
+  /// run produced the same, expected, result.
+  static func take(_ benchmark: Benchmark, n: Int, runs: Int) throws(Failure) -> Measurement {
+    let clock = ContinuousClock()
+    let checksum = benchmark.run(n)
+    if let expected = benchmark.expected?(n), expected != checksum {
+      throw Failure(benchmark, "produced \(checksum), expected \(expected)")
+    }
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      var result = Checksum()
+      let elapsed = clock.measure { result = benchmark.run(n) }
+      guard result == checksum else {
+        throw Failure(benchmark, "produced \(result) after \(checksum) in the warm-up run")
+      }
+      samples.append(elapsed.seconds)
+    }
+    return Measurement(benchmark: benchmark, n: n, samples: samples, checksum: checksum)
+  }
+
+  /// A benchmark that produced a wrong or unstable result.
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ benchmark: Benchmark, _ problem: String) {
+      description = "\(benchmark.workload.id) \(benchmark.architecture.rawValue): \(problem)"
+    }
+  }
+}
+
+extension Duration {
+  /// This duration in seconds.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) * 1e-18
+  }
+}

@@ -1,0 +1,78 @@
+/// The command line: `cascade-benchmarks [--filter ID]... [--runs N] [--json FILE] [--n N]`.
+struct Options: Sendable {
+  /// Workload id prefixes to run; empty runs everything.
+  ///
+  /// `W6` selects W6 and W6b. W0 always runs, since every ratio is taken against it.
+  var filters: [String] = []
+  /// Timed runs per benchmark, after one untimed warm-up run.
+  var runs = 5
+  /// Where to write the results as JSON, if anywhere.
+  var jsonPath: String?
+  /// Overrides every workload's N, for quick smoke runs; results are then not comparable.
+  var n: Int?
+
+  static let usage = """
+    USAGE: cascade-benchmarks [--filter <id>]... [--runs <n>] [--json <file>] [--n <count>]
+
+    OPTIONS:
+      --filter <id>   Run the workloads whose id starts with <id> (case-insensitive); repeat or
+                      separate with commas for several. W0 always runs: ratios are taken to it.
+      --runs <n>      Timed runs per benchmark, after one warm-up run (default: 5).
+      --json <file>   Also write the results as JSON to <file>.
+      --n <count>     Override every workload's N (smoke runs only; not comparable).
+      -h, --help      Show this help.
+    """
+
+  /// What went wrong with the command line.
+  struct ParseError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// Parses `arguments` (without the program name); `nil` means help was asked for.
+  static func parse(_ arguments: [String]) throws(ParseError) -> Options? {
+    var options = Options()
+    var remaining = arguments[...]
+    func value(for flag: String) throws(ParseError) -> String {
+      guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+        throw ParseError(description: "\(flag) needs a value")
+      }
+      return value
+    }
+    func positive(_ text: String, for flag: String) throws(ParseError) -> Int {
+      guard let number = Int(text.replacing("_", with: "")), number > 0 else {
+        throw ParseError(description: "\(flag) needs a positive integer, not '\(text)'")
+      }
+      return number
+    }
+    while let argument = remaining.popFirst() {
+      // Accept `--flag=value` as well as `--flag value`.
+      var flag = argument
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        flag = String(argument[..<equals])
+        let value = String(argument[argument.index(after: equals)...])
+        remaining.insert(value, at: remaining.startIndex)
+      }
+      switch flag {
+      case "-h", "--help":
+        return nil
+      case "--filter":
+        options.filters += try value(for: flag).split(separator: ",").map(String.init)
+      case "--runs":
+        options.runs = try positive(try value(for: flag), for: flag)
+      case "--json":
+        options.jsonPath = try value(for: flag)
+      case "--n":
+        options.n = try positive(try value(for: flag), for: flag)
+      default:
+        throw ParseError(description: "unknown argument '\(argument)'")
+      }
+    }
+    return options
+  }
+
+  /// Whether `workload` is selected.
+  func selects(_ workload: Workload) -> Bool {
+    if workload.id == W0.workload.id || filters.isEmpty { return true }
+    return filters.contains { workload.id.lowercased().hasPrefix($0.lowercased()) }
+  }
+}
