@@ -3,19 +3,24 @@
 /// Used by the serializing entry points (subjects, `create`) for events submitted while another
 /// thread is delivering. It is unbounded by design: a sender never blocks and never loses an
 /// event; the delivering thread drains the queue before it returns.
+@usableFromInline
 package struct FIFO<Element> {
-  private var storage: [Element] = []
-  private var head = 0
+  @usableFromInline var storage: [Element] = []
+  @usableFromInline var head = 0
 
-  package init() {}
+  @inlinable package init() {}
 
+  @inlinable
   package var isEmpty: Bool { head == storage.count }
+  @inlinable
   package var count: Int { storage.count - head }
 
+  @inlinable
   package mutating func append(_ element: Element) {
     storage.append(element)
   }
 
+  @inlinable
   package mutating func popFirst() -> Element? {
     guard head < storage.count else {
       return nil
@@ -32,6 +37,7 @@ package struct FIFO<Element> {
     return element
   }
 
+  @inlinable
   package mutating func removeAll() {
     storage.removeAll()
     head = 0

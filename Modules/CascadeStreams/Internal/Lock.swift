@@ -11,6 +11,7 @@ import Darwin
 /// ThreadSanitizer on Linux does not see `Synchronization.Mutex` and reports races on state it
 /// guards correctly; it does see pthread mutexes. Every piece of shared mutable state in Cascade
 /// sits behind one of these (or behind an `Atomic`). The lock is never held while user code runs.
+@usableFromInline
 package final class Lock: @unchecked Sendable {
   // Safety: the mutex is only touched through pthread calls, which are thread-safe by contract.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -32,20 +33,20 @@ package final class Lock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always)
+  @usableFromInline
   package func lock() {
     let result = pthread_mutex_lock(mutex)
     precondition(result == 0, "pthread_mutex_lock failed: \(result)")
   }
 
-  @inline(__always)
+  @usableFromInline
   package func unlock() {
     let result = pthread_mutex_unlock(mutex)
     precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
   }
 
   /// Runs `body` with the lock held. `body` must not call user code.
-  @inline(__always)
+  @inlinable
   package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock()
     defer { unlock() }
@@ -54,20 +55,34 @@ package final class Lock: @unchecked Sendable {
 }
 
 /// A value guarded by a ``Lock``.
+///
+/// The value lives behind a pointer allocated once, so the critical sections pay no dynamic
+/// exclusivity checks (a class's stored `var` would pay one per access).
+@usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
-  // Safety: `value` is only read or written while `lock` is held.
-  private let lock = Lock()
-  private var value: Value
+  // Safety: `pointer.pointee` is only read or written while `lock` is held.
+  @usableFromInline let lock = Lock()
+  @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
   package init(_ value: Value) {
-    self.value = value
+    pointer = .allocate(capacity: 1)
+    pointer.initialize(to: value)
+  }
+
+  deinit {
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value. `body` must not call user code.
-  @inline(__always)
+  @inlinable
   package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
     lock.lock()
     defer { lock.unlock() }
-    return try body(&value)
+    return try body(&pointer.pointee)
   }
+
+  /// The value, for code that already holds ``lock`` (taken with `lock.lock()`).
+  @inlinable
+  package var unsafeValue: UnsafeMutablePointer<Value> { pointer }
 }

@@ -14,7 +14,7 @@
 public final class PublishSubject<Element: Sendable, Failure: Error>: ObservableType,
   ObserverType
 {
-  private let core = SubjectCore<Element, Failure>(replay: 0)
+  @usableFromInline let core = SubjectCore<Element, Failure>(replay: 0)
 
   /// Creates a subject with no subscribers.
   public init() {}
@@ -23,9 +23,11 @@ public final class PublishSubject<Element: Sendable, Failure: Error>: Observable
   public var hasObservers: Bool { core.hasObservers }
 
   /// Sends `event` to every current subscriber.
+  @inlinable
   public func on(_ event: Event<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer` to events sent from now on.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element, Observer.Failure == Failure {
     core.subscribe(observer.asObserver())
@@ -46,7 +48,7 @@ public final class PublishSubject<Element: Sendable, Failure: Error>: Observable
 public final class BehaviorSubject<Element: Sendable, Failure: Error>: ObservableType,
   ObserverType
 {
-  private let core: SubjectCore<Element, Failure>
+  @usableFromInline let core: SubjectCore<Element, Failure>
 
   /// Creates a subject whose current value is `value`.
   public init(_ value: Element) {
@@ -62,9 +64,11 @@ public final class BehaviorSubject<Element: Sendable, Failure: Error>: Observabl
   public var hasObservers: Bool { core.hasObservers }
 
   /// Sends `event` to every subscriber; a value becomes the current value.
+  @inlinable
   public func on(_ event: Event<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer`, which first receives the current value.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element, Observer.Failure == Failure {
     core.subscribe(observer.asObserver())
@@ -78,7 +82,7 @@ public final class BehaviorSubject<Element: Sendable, Failure: Error>: Observabl
 public final class ReplaySubject<Element: Sendable, Failure: Error>: ObservableType,
   ObserverType
 {
-  private let core: SubjectCore<Element, Failure>
+  @usableFromInline let core: SubjectCore<Element, Failure>
 
   /// Creates a subject that replays up to `bufferSize` latest values.
   public init(bufferSize: Int) {
@@ -89,9 +93,11 @@ public final class ReplaySubject<Element: Sendable, Failure: Error>: ObservableT
   public var hasObservers: Bool { core.hasObservers }
 
   /// Sends `event` to every subscriber and records values for replay.
+  @inlinable
   public func on(_ event: Event<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer`, which first receives the buffered values.
+  @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element, Observer.Failure == Failure {
     core.subscribe(observer.asObserver())

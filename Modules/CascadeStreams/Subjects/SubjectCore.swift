@@ -10,76 +10,92 @@
 /// lock; events sent meanwhile are buffered for that observer and delivered after the replay, so
 /// it sees every event exactly once and in order, and the subscribing thread never runs other
 /// observers' callbacks (so a subscriber holding a lock of its own cannot deadlock with them).
+@usableFromInline
 final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable {
   // Safety: every stored var is read and written only with `lock` held.
+  @usableFromInline
   final class Registration: @unchecked Sendable {
     // Safety: `replayBuffer` and `isReplaying` are guarded by the owning core's lock; `observer`
     // and `lifetime` are immutable Sendable references.
-    let observer: AnyObserver<Element, Failure>
-    let lifetime = Lifetime()
-    var isReplaying = true
-    var replayBuffer: [Event<Element, Failure>] = []
+    @usableFromInline let observer: AnyObserver<Element, Failure>
+    @usableFromInline let lifetime = Lifetime()
+    @usableFromInline var isReplaying = true
+    @usableFromInline var replayBuffer: [Event<Element, Failure>] = []
 
     init(_ observer: AnyObserver<Element, Failure>) {
       self.observer = observer
     }
 
     /// Ends the registration; the one call that ends it releases its resource count.
+    @usableFromInline
     func finish() {
       if lifetime.end() { Resources.decrement() }
     }
 
+    @inlinable
     func deliver(_ event: Event<Element, Failure>) {
       guard !lifetime.hasEnded else { return }
       observer.on(event)
     }
   }
 
-  private let lock = Lock()
-  private let capacity: Int
-  private var registrations: [Registration] = []
-  private var replayingCount = 0
-  private var buffer = FIFO<Element>()
-  private var last: Element?
-  private var terminal: Event<Element, Failure>?
-  private var queue = FIFO<Event<Element, Failure>>()
-  private var emitting = false
+  /// The mutable state, guarded by the lock of `storage`.
+  @usableFromInline
+  struct State {
+    @usableFromInline var registrations: [Registration] = []
+    @usableFromInline var replayingCount = 0
+    @usableFromInline var buffer = FIFO<Element>()
+    @usableFromInline var last: Element?
+    @usableFromInline var terminal: Event<Element, Failure>?
+    @usableFromInline var queue = FIFO<Event<Element, Failure>>()
+    @usableFromInline var emitting = false
+
+    @usableFromInline init() {}
+  }
+
+  @usableFromInline let storage = LockedValue(State())
+  @usableFromInline let capacity: Int
 
   /// - Parameter replay: How many of the latest values a new subscriber receives first.
   init(replay: Int, initial: Element? = nil) {
     precondition(replay >= 0, "replay must not be negative")
     capacity = replay
-    if let initial, replay > 0 { buffer.append(initial) }
-    last = initial
+    storage.withLock { state in
+      if let initial, replay > 0 { state.buffer.append(initial) }
+      state.last = initial
+    }
   }
 
-  var latest: Element? { lock.withLock { last } }
+  var latest: Element? { storage.withLock { $0.last } }
 
-  var terminalEvent: Event<Element, Failure>? { lock.withLock { terminal } }
+  var terminalEvent: Event<Element, Failure>? { storage.withLock { $0.terminal } }
 
-  var hasObservers: Bool { lock.withLock { !registrations.isEmpty } }
+  var hasObservers: Bool { storage.withLock { !$0.registrations.isEmpty } }
 
   // MARK: Sending
 
+  @inlinable
   func on(_ event: Event<Element, Failure>) {
+    let lock = storage.lock
+    let state = storage.unsafeValue
     lock.lock()
-    if emitting {
-      if terminal == nil { queue.append(event) }
+    if state.pointee.emitting {
+      if state.pointee.terminal == nil { state.pointee.queue.append(event) }
       lock.unlock()
       return
     }
-    emitting = true
+    state.pointee.emitting = true
     var next = event
     while true {
-      let targets = prepare(next)
+      let targets = Self.prepare(next, in: &state.pointee, capacity: capacity)
       lock.unlock()
       if let targets {
         for registration in targets { registration.deliver(next) }
         if next.isTerminal { for registration in targets { registration.finish() } }
       }
       lock.lock()
-      guard let queued = queue.popFirst() else {
-        emitting = false
+      guard let queued = state.pointee.queue.popFirst() else {
+        state.pointee.emitting = false
         lock.unlock()
         return
       }
@@ -88,22 +104,27 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   }
 
   /// Records `event` (replay buffer, terminal state) and returns the observers to deliver it to
-  /// now; observers still replaying get it in their own buffer instead. Called with `lock` held.
-  private func prepare(_ event: Event<Element, Failure>) -> [Registration]? {
-    guard terminal == nil else { return nil }
+  /// now; observers still replaying get it in their own buffer instead. Called with the lock held.
+  @inlinable
+  static func prepare(
+    _ event: Event<Element, Failure>,
+    in state: inout State,
+    capacity: Int
+  ) -> [Registration]? {
+    guard state.terminal == nil else { return nil }
     switch event {
     case .next(let element):
-      last = element
+      state.last = element
       if capacity > 0 {
-        buffer.append(element)
-        if buffer.count > capacity { _ = buffer.popFirst() }
+        state.buffer.append(element)
+        if state.buffer.count > capacity { _ = state.buffer.popFirst() }
       }
     case .error, .completed:
-      terminal = event
+      state.terminal = event
     }
-    var targets = registrations
-    if event.isTerminal { registrations = [] }
-    if replayingCount > 0 {
+    var targets = state.registrations
+    if event.isTerminal { state.registrations = [] }
+    if state.replayingCount > 0 {
       targets.removeAll { registration in
         guard registration.isReplaying else { return false }
         registration.replayBuffer.append(event)
@@ -115,62 +136,60 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   // MARK: Subscribing
 
+  @usableFromInline
   func subscribe(_ observer: AnyObserver<Element, Failure>) -> any Disposable {
     let registration = Registration(observer)
-    lock.lock()
-    var replay: [Event<Element, Failure>] = []
-    var copy = buffer
-    while let element = copy.popFirst() { replay.append(.next(element)) }
+    let (replay, terminal) = storage.withLock { state in
+      var replay: [Event<Element, Failure>] = []
+      var copy = state.buffer
+      while let element = copy.popFirst() { replay.append(.next(element)) }
+      if state.terminal == nil {
+        state.registrations.append(registration)
+        state.replayingCount += 1
+      }
+      return (replay, state.terminal)
+    }
     if let terminal {
-      lock.unlock()
-      replay.append(terminal)
-      for event in replay { observer.on(event) }
+      for event in replay + [terminal] { observer.on(event) }
       return Disposables.empty
     }
-    registrations.append(registration)
-    replayingCount += 1
     Resources.increment()
-    lock.unlock()
 
     let subscription = Disposables.create { [weak self] in
       self?.remove(registration)
     }
     var pending = replay
+    var sawTerminal = false
     while true {
       for event in pending { registration.deliver(event) }
-      lock.lock()
-      if !registration.isReplaying {
-        lock.unlock()
-        break
+      if pending.last?.isTerminal == true { sawTerminal = true }
+      let more = storage.withLock { state -> [Event<Element, Failure>]? in
+        guard registration.isReplaying else { return nil }
+        if registration.replayBuffer.isEmpty {
+          registration.isReplaying = false
+          state.replayingCount -= 1
+          return nil
+        }
+        defer { registration.replayBuffer = [] }
+        return registration.replayBuffer
       }
-      if registration.replayBuffer.isEmpty {
-        registration.isReplaying = false
-        replayingCount -= 1
-        lock.unlock()
-        break
-      }
-      pending = registration.replayBuffer
-      registration.replayBuffer = []
-      lock.unlock()
+      guard let more else { break }
+      pending = more
     }
-    if pending.last?.isTerminal == true { subscription.dispose() }
+    if sawTerminal { subscription.dispose() }
     return subscription
   }
 
   private func remove(_ registration: Registration) {
     registration.finish()
-    lock.withLock {
-      if let index = registrations.firstIndex(where: { $0 === registration }) {
-        registrations.remove(at: index)
-        if registration.isReplaying {
-          registration.isReplaying = false
-          registration.replayBuffer = []
-          replayingCount -= 1
-        }
-      } else if registration.isReplaying {
+    storage.withLock { state in
+      if let index = state.registrations.firstIndex(where: { $0 === registration }) {
+        state.registrations.remove(at: index)
+      }
+      if registration.isReplaying {
         registration.isReplaying = false
         registration.replayBuffer = []
-        replayingCount -= 1
+        state.replayingCount -= 1
       }
     }
   }
