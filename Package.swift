@@ -19,10 +19,12 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "CascadeStreams", targets: ["CascadeStreams"]),
+    .library(name: "CascadeMiddleware", targets: ["CascadeMiddleware"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
@@ -31,6 +33,14 @@ let package = Package(
     .target(
       name: "CascadeStreams",
       path: "Modules/CascadeStreams"
+    ),
+    .target(
+      name: "CascadeMiddleware",
+      dependencies: [
+        "CascadeStreams",
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Modules/CascadeMiddleware"
     ),
     .target(
       name: "CascadeTesting",
@@ -49,6 +59,15 @@ let package = Package(
         "CascadeStreams",
         "CascadeTesting",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
+    .testTarget(
+      name: "CascadeMiddlewareTests",
+      dependencies: [
+        "CascadeStreams",
+        "CascadeMiddleware",
+        "CascadeTesting",
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .testTarget(

@@ -1,0 +1,127 @@
+public import CascadeStreams
+
+/// A value that sees every input an architecture processes, with the state it produced.
+///
+/// One middleware value attaches to a `Store`, a `Reactor` and a `Feedback` system alike: the
+/// *input* is the store's event or action, the reactor's action, or the feedback system's event.
+///
+/// The engine calls a middleware on the thread that processes the input (the one that reduces it),
+/// never under an internal lock, in the order middlewares were given:
+///
+/// 1. ``intercept(_:state:)`` before the input is reduced, with the state before it. Return the
+///    input (perhaps transformed) to proceed, or `nil` to block it (Redux-style middleware).
+/// 2. The input is reduced.
+/// 3. ``process(_:)`` with a ``MiddlewareRecord``: the input, the reactor's mutation if any, the
+///    state after (and before, if ``wantsStateBefore``), a sequence number and the time on the
+///    architecture's scheduler, and a ``MiddlewareDispatcher`` to send further inputs. Those are
+///    queued: they are reduced after the current input has been fully processed (middlewares run
+///    and subscribers notified), never recursively.
+///
+/// The seed's form works as written: implement only `process(event:state:)`.
+///
+/// ```swift
+/// struct LoggingMiddleware: Middleware {
+///   func process(event: any Event, state: RPGState) {
+///     if event is LevelUp { print("Leveled Up!") }
+///   }
+/// }
+/// ```
+public protocol Middleware<Input, State>: Sendable {
+  /// The inputs processed: events, actions.
+  associatedtype Input: Sendable
+  /// The architecture's state.
+  associatedtype State: Sendable
+
+  /// Whether ``MiddlewareRecord/stateBefore`` should be filled in. Default `false`: keeping the
+  /// state before each input costs a copy of the state, which the engine only makes when asked.
+  var wantsStateBefore: Bool { get }
+
+  /// Runs before `input` is reduced; returns the input to reduce, or `nil` to block it.
+  ///
+  /// The default returns `input` unchanged.
+  func intercept(_ input: Input, state: State) -> Input?
+
+  /// Runs after an input was reduced.
+  ///
+  /// The default calls ``process(event:state:)``.
+  func process(_ record: MiddlewareRecord<Input, State>)
+
+  /// Runs after an input was reduced, with the input and the resulting state: the seed's form.
+  ///
+  /// The default does nothing.
+  func process(event: Input, state: State)
+}
+
+extension Middleware {
+  /// No copy of the state before each input.
+  public var wantsStateBefore: Bool { false }
+
+  /// Proceeds with `input` unchanged.
+  public func intercept(_ input: Input, state: State) -> Input? { input }
+
+  /// Calls ``process(event:state:)``.
+  public func process(_ record: MiddlewareRecord<Input, State>) {
+    process(event: record.input, state: record.state)
+  }
+
+  /// Does nothing.
+  public func process(event: Input, state: State) {}
+}
+
+/// What a middleware sees after an input was reduced.
+public struct MiddlewareRecord<Input: Sendable, State: Sendable>: Sendable {
+  /// The input that was reduced (after interception).
+  public var input: Input
+  /// The mutation a reactor derived from the input, if the architecture has mutations.
+  public var mutation: (any Sendable)?
+  /// The state before the input, if a middleware asked for it with
+  /// ``Middleware/wantsStateBefore``.
+  public var stateBefore: State?
+  /// The state after the input.
+  public var state: State
+  /// The input's position among all inputs the architecture reduced: 1, 2, 3 …
+  public var sequence: UInt64
+  /// When the input was reduced, on the architecture's scheduler clock.
+  public var time: SchedulerInstant
+  /// Sends further inputs to the architecture; they are queued behind the current one.
+  public var dispatcher: MiddlewareDispatcher<Input>
+
+  /// Creates a record; architectures build these, tests may too.
+  public init(
+    input: Input,
+    mutation: (any Sendable)? = nil,
+    stateBefore: State? = nil,
+    state: State,
+    sequence: UInt64,
+    time: SchedulerInstant,
+    dispatcher: MiddlewareDispatcher<Input>
+  ) {
+    self.input = input
+    self.mutation = mutation
+    self.stateBefore = stateBefore
+    self.state = state
+    self.sequence = sequence
+    self.time = time
+    self.dispatcher = dispatcher
+  }
+}
+
+/// Sends inputs back into the architecture a middleware is attached to.
+///
+/// It holds the architecture weakly: once the architecture is gone, dispatching does nothing.
+public struct MiddlewareDispatcher<Input: Sendable>: Sendable {
+  private let send: @Sendable (Input) -> Void
+
+  /// Creates a dispatcher from the architecture's send function.
+  public init(_ send: @escaping @Sendable (Input) -> Void) {
+    self.send = send
+  }
+
+  /// A dispatcher that drops everything, for tests and replays.
+  public static var none: MiddlewareDispatcher { MiddlewareDispatcher { _ in } }
+
+  /// Sends `input`; it is reduced after the input being processed now.
+  public func dispatch(_ input: Input) {
+    send(input)
+  }
+}
