@@ -48,6 +48,9 @@ let package = Package(
         "CascadeStreams",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // CascadeTesting is only linked into tests: it brings the support that lets
+        // `reportIssue` record Swift Testing and XCTest failures, so test targets need not.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ],
       path: "Modules/CascadeTesting"
     ),

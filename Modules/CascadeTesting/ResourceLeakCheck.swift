@@ -3,7 +3,7 @@ public import Testing
 
 /// A Swift Testing trait that fails a test whose stream resources outlive it (AT-40).
 ///
-/// It records ``CascadeStreams/Resources/total`` before each test, runs the test, then waits up to
+/// It records `Resources.total` before each test, runs the test, then waits up to
 /// one second for the count to come back (work on other threads may still be finishing) and
 /// records an issue naming the difference if it does not. Tests carrying the trait run one at a
 /// time, so the process-wide counter is attributable to the test that runs; tests without it
@@ -22,6 +22,13 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
   /// How long to wait for resources released on other threads.
   public var grace: Duration
 
+  /// Creates the check with a grace period for resources released on other threads.
+  ///
+  /// - Parameter grace: How long to wait for the count to come back after the test.
+  public init(grace: Duration = .seconds(1)) {
+    self.grace = grace
+  }
+
   /// Wraps one test with the before-and-after count.
   @concurrent
   public func provideScope(
@@ -33,12 +40,15 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
       try await function()
       return
     }
-    await ResourceGate.shared.acquire()
+    // A check nested in a checked test (a test of the check itself) runs inside the outer
+    // test's turn instead of waiting for it.
+    let nested = ResourceGate.isHeld
+    if !nested { try await ResourceGate.shared.acquire() }
     let before = Resources.total
     do {
-      try await function()
+      try await ResourceGate.$isHeld.withValue(true) { try await function() }
     } catch {
-      await ResourceGate.shared.release()
+      if !nested { await ResourceGate.shared.release() }
       throw error
     }
     var after = Resources.total
@@ -48,7 +58,7 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
       try? await Task.sleep(for: .milliseconds(1))
       after = Resources.total
     }
-    await ResourceGate.shared.release()
+    if !nested { await ResourceGate.shared.release() }
     if after != before {
       Issue.record(
         "AT-40: \(after - before) stream resource(s) still live after the test (\(before) → \(after))"
@@ -65,22 +75,47 @@ extension Trait where Self == ResourceLeakCheck {
 /// Lets one resource-checked test run at a time.
 private actor ResourceGate {
   static let shared = ResourceGate()
-  private var busy = false
-  private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  func acquire() async {
+  /// Whether the current task runs inside a checked test's turn.
+  @TaskLocal static var isHeld = false
+
+  private var busy = false
+  private var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+  private var nextID = 0
+
+  /// Waits for the turn; throws `CancellationError` if the waiting test is cancelled (for
+  /// example by its time limit while another test hangs), so the run ends instead of hanging.
+  func acquire() async throws {
     if !busy {
       busy = true
       return
     }
-    await withCheckedContinuation { waiters.append($0) }
+    let id = nextID
+    nextID += 1
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        if Task.isCancelled {
+          continuation.resume(throwing: CancellationError())
+        } else {
+          waiters.append((id, continuation))
+        }
+      }
+    } onCancel: {
+      Task { await self.cancel(id) }
+    }
   }
 
   func release() {
     if waiters.isEmpty {
       busy = false
     } else {
-      waiters.removeFirst().resume()
+      waiters.removeFirst().continuation.resume()
     }
+  }
+
+  private func cancel(_ id: Int) {
+    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+    waiters.remove(at: index).continuation.resume(throwing: CancellationError())
   }
 }

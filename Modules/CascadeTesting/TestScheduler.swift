@@ -18,276 +18,283 @@ import Darwin
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let observer = scheduler.createObserver(Int.self)
-/// Observable.just(1).delay(.seconds(5), scheduler: scheduler).subscribe(observer)
+/// let subscription = Observable<Int, Never>.create { observer in
+///   scheduler.schedule(after: .seconds(5)) {
+///     observer.onNext(1)
+///     observer.onCompleted()
+///   }
+/// }
+/// .subscribe(observer)
 /// scheduler.advance(by: .seconds(5))
 /// observer.assertEvents([.next(.seconds(5), 1), .completed(.seconds(5))])
+/// subscription.dispose()
 /// ```
 ///
 /// Semantics:
 /// - Items due at the same time run in the order they were scheduled.
-/// - ``advance(to:)`` runs exactly the items due at or before the target, including items
+/// - `advance(to:)` runs exactly the items due at or before the target, including items
 ///   scheduled while advancing that fall within the window, then sets the clock to the target.
+///   While an item runs, ``now`` reads the item's due time.
 /// - Moving backwards is a programming error and stops the process.
-/// - Cancelled items never run.
-/// - Advancing from two threads at once is reported as a test failure.
-public final class TestScheduler: CascadeStreams.Scheduler, Clock, @unchecked Sendable {
-  // Safety: `state` is only touched with `lock` held; actions run after the lock is released.
-  public typealias Instant = SchedulerInstant
+/// - Cancelled items never run; disposing an item releases its action at once.
+/// - Advancing from a second thread while another thread advances is reported as a test failure
+///   (through IssueReporting, so under Swift Testing and XCTest alike), and the second call
+///   returns without running anything. Scheduling from any thread is fine.
+/// - Every waiting item counts in `Resources.total` until it runs or is cancelled, so an item
+///   left behind by a test fails the `checksResources` trait.
+public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable {
+  // Safety: `state` is only touched with its lock held; actions run after the lock is released.
 
-  final class Item: @unchecked Sendable {
-    // Safety: `isDone` is guarded by the scheduler's lock; the rest is immutable.
-    let time: SchedulerInstant
-    let sequence: Int
-    let action: @Sendable () -> Void
-    var isDone = false
-
-    init(time: SchedulerInstant, sequence: Int, action: @escaping @Sendable () -> Void) {
-      self.time = time
-      self.sequence = sequence
-      self.action = action
-    }
+  /// Who is moving the clock: a thread (synchronous advance) or a task (asynchronous advance).
+  enum Owner {
+    case thread(pthread_t)
+    case task(Int)
   }
 
-  private struct State {
+  struct State {
     var now: SchedulerInstant = .zero
-    var items: [Item] = []
+    var items = ScheduledItemHeap()
     var nextSequence = 0
-    var advancingThread: pthread_t?
+    var nextTask = 0
+    var owner: Owner?
+    var depth = 0
+    /// The thread running an item for an asynchronous advance, so that the item may advance
+    /// (reentrantly) from that thread.
+    var actionThread: pthread_t?
+    /// Tasks in ``TestScheduler/waitForPendingItems(_:)``, by id.
+    var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, any Error>)] = [:]
+    var nextWaiter = 0
   }
 
-  private let lock = LockedValue(State())
+  let state = LockedValue(State())
 
-  /// Creates a scheduler whose clock reads ``SchedulerInstant/zero``.
+  /// Creates a scheduler whose clock reads `SchedulerInstant.zero`.
   public init() {}
 
   /// The virtual time.
-  public var now: SchedulerInstant { lock.withLock { $0.now } }
-
-  /// The smallest step of the clock: any duration can be represented.
-  public var minimumResolution: Duration { .zero }
+  public var now: SchedulerInstant { state.withLock { $0.now } }
 
   /// The number of items waiting to run.
-  public var pendingCount: Int { lock.withLock { $0.items.count } }
+  public var pendingCount: Int { state.withLock { $0.items.liveCount } }
+
+  // MARK: - Scheduling
 
   /// Schedules `action` at the current virtual time; it runs on the next advance.
+  ///
+  /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     schedule(after: .zero, action)
   }
 
   /// Schedules `action` `delay` after the current virtual time.
+  ///
+  /// A negative delay counts as zero.
+  ///
+  /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
-  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+  public func schedule(
+    after delay: Duration,
+    _ action: @escaping @Sendable () -> Void
+  )
     -> any Disposable
   {
-    let item = lock.withLock { state in
-      let item = Item(
-        time: state.now.advanced(by: max(.zero, delay)),
+    schedule(at: nil, after: delay, counted: true, action)
+  }
+
+  /// Schedules `action` at `instant`, or `delay` after the current time when `instant` is `nil`.
+  ///
+  /// Instants in the past count as now.
+  @discardableResult
+  func schedule(
+    at instant: SchedulerInstant?,
+    after delay: Duration = .zero,
+    counted: Bool,
+    _ action: @escaping @Sendable () -> Void
+  ) -> ScheduledItem {
+    if counted { Resources.increment() }
+    let (item, ready) = state.withLock { state in
+      let due = max(state.now, instant ?? state.now.advanced(by: delay))
+      let item = ScheduledItem(
+        time: due,
         sequence: state.nextSequence,
+        counted: counted,
+        scheduler: self,
         action: action
       )
       state.nextSequence += 1
-      let index = state.items.partitioningIndex { $0.time > item.time }
-      state.items.insert(item, at: index)
-      return item
+      state.items.insert(item)
+      return (item, state.waiters.isEmpty ? [] : state.takeReadyWaiters())
     }
-    Resources.increment()
-    return Disposables.create { [weak self] in
-      guard let self else { return }
-      let removed = lock.withLock { state -> Bool in
-        guard !item.isDone, let index = state.items.firstIndex(where: { $0 === item }) else {
-          return false
-        }
-        item.isDone = true
-        state.items.remove(at: index)
-        return true
-      }
-      if removed { Resources.decrement() }
-    }
+    for continuation in ready { continuation.resume() }
+    return item
   }
+
+  func cancel(_ item: ScheduledItem) {
+    let cancelled = state.withLock { state -> Bool in
+      guard item.action != nil else { return false }
+      item.action = nil
+      state.items.noteCancelled()
+      return true
+    }
+    if cancelled && item.counted { Resources.decrement() }
+  }
+
+  // MARK: - Advancing
 
   /// Moves the clock forward by `duration`, running every item due on the way.
   ///
+  /// - Parameter duration: How far to move; zero runs the items due now.
   /// - Precondition: `duration` is not negative.
   public func advance(by duration: Duration = .zero) {
     precondition(duration >= .zero, "TestScheduler cannot move back in time (by \(duration))")
     advance(to: now.advanced(by: duration))
   }
 
-  /// Moves the clock to `instant`, running every item due at or before it.
+  /// Moves the clock to `instant`, running every item due at or before it, then reads `instant`.
   ///
+  /// - Parameter instant: The time to move to.
   /// - Precondition: `instant` is not before ``now``.
   public func advance(to instant: SchedulerInstant) {
     let start = now
     precondition(instant >= start, "TestScheduler cannot move back in time (to \(instant))")
-    enter()
+    guard enter(.thread(pthread_self()), "advance(to:)") else { return }
     defer { leave() }
-    while let item = takeNext(dueBy: instant) {
-      item.action()
+    while let (item, action) = takeNext(dueBy: instant) {
+      run(item, action)
     }
-    lock.withLock { $0.now = max($0.now, instant) }
+    state.withLock { $0.now = max($0.now, instant) }
   }
 
-  /// Runs every scheduled item, advancing the clock to each, until none is left.
+  /// Runs every scheduled item, moving the clock to each, until none is left.
   ///
   /// - Parameter limit: The most items to run, a guard against streams that never go idle
   ///   (such as `interval`); exceeding it is reported as a test failure.
   public func run(limit: Int = 100_000) {
-    enter()
+    guard enter(.thread(pthread_self()), "run()") else { return }
     defer { leave() }
     var count = 0
-    while let item = takeNext(dueBy: nil) {
+    while let (item, action) = takeNext(dueBy: nil) {
       count += 1
       if count > limit {
+        state.withLock { state in
+          item.action = action
+          state.items.insert(item)
+        }
         reportIssue("TestScheduler.run() ran more than \(limit) items; is a periodic stream left?")
         return
       }
-      item.action()
+      run(item, action)
     }
   }
 
-  private func takeNext(dueBy deadline: SchedulerInstant?) -> Item? {
-    let item = lock.withLock { state -> Item? in
-      guard let first = state.items.first else { return nil }
+  /// Removes the next item due at or before `deadline` (any item if `nil`) and moves the clock to
+  /// its time.
+  func takeNext(dueBy deadline: SchedulerInstant?) -> (ScheduledItem, @Sendable () -> Void)? {
+    state.withLock { state -> (ScheduledItem, @Sendable () -> Void)? in
+      guard let first = state.items.peek() else { return nil }
       if let deadline, first.time > deadline { return nil }
       state.items.removeFirst()
-      first.isDone = true
+      guard let action = first.action else { return nil }
+      first.action = nil
       state.now = max(state.now, first.time)
-      return first
-    }
-    if item != nil { Resources.decrement() }
-    return item
-  }
-
-  private func enter() {
-    let me = pthread_self()
-    let other = lock.withLock { state -> pthread_t? in
-      if let current = state.advancingThread, pthread_equal(current, me) == 0 { return current }
-      state.advancingThread = me
-      return nil
-    }
-    if other != nil {
-      reportIssue("TestScheduler advanced from a second thread while another thread advances it")
+      return (first, action)
     }
   }
 
-  private func leave() {
+  func run(_ item: ScheduledItem, _ action: @Sendable () -> Void) {
+    if item.counted { Resources.decrement() }
+    action()
+  }
+
+  /// Claims the clock for `owner`; reports and returns `false` if another thread or task holds it.
+  func enter(_ owner: Owner, _ operation: String) -> Bool {
     let me = pthread_self()
-    lock.withLock { state in
-      if let current = state.advancingThread, pthread_equal(current, me) != 0 {
-        state.advancingThread = nil
+    let entered = state.withLock { state -> Bool in
+      switch (state.owner, owner) {
+      case (nil, _):
+        state.owner = owner
+      case (.thread(let current)?, .thread) where pthread_equal(current, me) != 0:
+        break
+      case (.task?, .thread) where state.actionThread.map { pthread_equal($0, me) != 0 } == true:
+        break
+      default:
+        return false
       }
+      state.depth += 1
+      return true
     }
+    if !entered {
+      reportIssue(
+        """
+        TestScheduler.\(operation) was called while another thread or task is advancing the \
+        same scheduler; advance a TestScheduler from one test thread or task at a time
+        """
+      )
+    }
+    return entered
   }
 
-  // MARK: - Clock
-
-  /// Suspends until the virtual clock reaches `deadline`, or throws `CancellationError` if the
-  /// task is cancelled first.
-  public func sleep(until deadline: SchedulerInstant, tolerance: Duration? = nil) async throws {
-    try Task.checkCancellation()
-    let gate = SleepGate()
+  /// Suspends until at least `count` items wait on the scheduler.
+  ///
+  /// A task started by a test runs on its own schedule: it may not have reached its
+  /// `sleep(for:)` on this clock, or scheduled its stream work, by the time the test advances
+  /// the clock, and its deadline would then be measured from a later time. Waiting for its items
+  /// first makes the test deterministic:
+  ///
+  /// ```swift
+  /// let effect = Task { try await scheduler.sleep(for: .seconds(2)) }
+  /// try await scheduler.waitForPendingItems(1)  // the sleep is registered, due at 2 s
+  /// await scheduler.advance(by: .seconds(2))
+  /// try await effect.value
+  /// ```
+  ///
+  /// - Parameter count: The number of waiting items to wait for.
+  /// - Throws: `CancellationError` if the task is cancelled first (for example by a test's time
+  ///   limit).
+  public func waitForPendingItems(_ count: Int = 1) async throws {
+    let id = state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        gate.arm(continuation)
-        let wait = now.duration(to: deadline)
-        let item = schedule(after: wait) { gate.resume(with: .success(())) }
-        gate.onCancel { item.dispose() }
+      try await withCheckedThrowingContinuation { continuation in
+        let ready = state.withLock { state -> Bool in
+          if state.items.liveCount >= count { return true }
+          state.waiters[id] = (count, continuation)
+          return false
+        }
+        if ready {
+          continuation.resume()
+        } else if Task.isCancelled {
+          resumeWaiter(id, throwing: CancellationError())
+        }
       }
     } onCancel: {
-      gate.resume(with: .failure(CancellationError()))
+      resumeWaiter(id, throwing: CancellationError())
     }
   }
 
-  /// Moves the clock forward by `duration`, letting `async` work that sleeps on this clock run
-  /// between steps.
-  ///
-  /// Before each step and at the end it yields to other tasks many times, so that tasks resumed by
-  /// a step (or just started) reach their next suspension point before the clock moves on.
-  public func advance(by duration: Duration = .zero) async {
-    precondition(duration >= .zero, "TestScheduler cannot move back in time (by \(duration))")
-    let target = now.advanced(by: duration)
-    while true {
-      await Self.megaYield()
-      guard let item = takeNext(dueBy: target) else { break }
-      item.action()
-    }
-    lock.withLock { $0.now = max($0.now, target) }
-    await Self.megaYield()
+  private func resumeWaiter(_ id: Int, throwing error: any Error) {
+    let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+    waiter?.continuation.resume(throwing: error)
   }
 
-  /// Runs every scheduled item, letting `async` work run between items, until none is left.
-  public func run() async {
-    while true {
-      await Self.megaYield()
-      guard let item = takeNext(dueBy: nil) else { break }
-      item.action()
-    }
-  }
-
-  static func megaYield(count: Int = 20) async {
-    for _ in 0..<count {
-      await Task.detached(priority: .background) { await Task.yield() }.value
+  /// Releases one claim taken by ``enter(_:_:)``.
+  func leave() {
+    state.withLock { state in
+      state.depth -= 1
+      if state.depth == 0 { state.owner = nil }
     }
   }
 }
 
-/// Resumes a sleeping continuation exactly once, by the clock or by cancellation.
-private final class SleepGate: @unchecked Sendable {
-  // Safety: all state is guarded by `lock`; continuations resume after the lock is released.
-  private struct State {
-    var continuation: CheckedContinuation<Void, any Error>?
-    var early: Result<Void, any Error>?
-    var cancel: (@Sendable () -> Void)?
-  }
-
-  private let lock = LockedValue(State())
-
-  func arm(_ continuation: CheckedContinuation<Void, any Error>) {
-    let early = lock.withLock { state -> Result<Void, any Error>? in
-      if let early = state.early { return early }
-      state.continuation = continuation
-      return nil
-    }
-    if let early { continuation.resume(with: early) }
-  }
-
-  func onCancel(_ cancel: @escaping @Sendable () -> Void) {
-    let cancelNow = lock.withLock { state -> Bool in
-      if state.early != nil && state.continuation == nil { return true }
-      state.cancel = cancel
-      return false
-    }
-    if cancelNow { cancel() }
-  }
-
-  func resume(with result: Result<Void, any Error>) {
-    let (continuation, cancel) = lock.withLock { state in
-      if state.continuation == nil && state.early == nil {
-        state.early = result
-        return (nil, nil) as (CheckedContinuation<Void, any Error>?, (@Sendable () -> Void)?)
-      }
-      defer {
-        state.continuation = nil
-        state.cancel = nil
-      }
-      return (state.continuation, state.cancel)
-    }
-    if case .failure = result { cancel?() }
-    continuation?.resume(with: result)
-  }
-}
-
-extension Array {
-  /// The index of the first element for which `belongsInSecondPartition` is true, assuming the
-  /// array is partitioned by it.
-  fileprivate func partitioningIndex(where belongsInSecondPartition: (Element) -> Bool) -> Int {
-    var low = 0
-    var high = count
-    while low < high {
-      let middle = (low + high) / 2
-      if belongsInSecondPartition(self[middle]) { high = middle } else { low = middle + 1 }
-    }
-    return low
+extension TestScheduler.State {
+  /// Removes and returns the waiters whose count of pending items is reached.
+  mutating func takeReadyWaiters() -> [CheckedContinuation<Void, any Error>] {
+    let live = items.liveCount
+    let ready = waiters.filter { $0.value.count <= live }
+    for id in ready.keys { waiters[id] = nil }
+    return ready.map(\.value.continuation)
   }
 }

@@ -3,13 +3,15 @@ public import CascadeStreams
 /// An observer that records every event with the virtual time it arrived at.
 ///
 /// Create one with ``TestScheduler/createObserver(_:failure:)``; compare ``events`` with an
-/// expected list.
+/// expected list, or call `assertEvents(_:)` for a readable diff
+/// when they differ.
 ///
 /// ```swift
 /// let observer = scheduler.createObserver(Int.self)
-/// stream.subscribe(observer)
+/// let subscription = stream.subscribe(observer)
 /// scheduler.advance(by: .seconds(3))
 /// #expect(observer.events == [.next(.seconds(1), 1), .completed(.seconds(3))])
+/// subscription.dispose()
 /// ```
 public final class TestableObserver<Element: Sendable, Failure: Error>: ObserverType {
   private let scheduler: TestScheduler
@@ -26,6 +28,8 @@ public final class TestableObserver<Element: Sendable, Failure: Error>: Observer
   public var values: [Element] { events.compactMap(\.value.element) }
 
   /// Records `event` at the scheduler's current time.
+  ///
+  /// - Parameter event: The event received.
   public func on(_ event: Event<Element, Failure>) {
     let time = scheduler.now.offset
     recorded.withLock { $0.append(Recorded(time: time, value: event)) }
@@ -34,6 +38,16 @@ public final class TestableObserver<Element: Sendable, Failure: Error>: Observer
 
 extension TestScheduler {
   /// Creates an observer that records events with this scheduler's virtual time.
+  ///
+  /// ```swift
+  /// let values = scheduler.createObserver(Int.self)
+  /// let results = scheduler.createObserver(String.self, failure: LoadError.self)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - type: The element type.
+  ///   - failure: The failure type; `Never` unless given.
+  /// - Returns: A new observer with no events.
   public func createObserver<Element: Sendable, Failure: Error>(
     _ type: Element.Type,
     failure: Failure.Type = Never.self

@@ -1,0 +1,77 @@
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+/// The examples of the CascadeTesting.docc landing page, kept compiling and passing.
+@Suite(.checksResources)
+struct DocumentationExamplesTests {
+  @Test func echoesEachQueryAfterTwoSeconds() {
+    let scheduler = TestScheduler()
+    // Queries typed at absolute times 210 s and 240 s.
+    let queries = scheduler.createHotObservable([
+      .next(.seconds(210), "swift"),
+      .next(.seconds(240), "swifter"),
+    ])
+    // A response 2 s after each query (what `delay` does, written with the scheduler).
+    let responses = Observable<String, Never>.create { observer in
+      queries.subscribe(onNext: { query in
+        scheduler.schedule(after: .seconds(2)) { observer.onNext("results for \(query)") }
+      })
+    }
+
+    // Created at 100 s, subscribed at 200 s, disposed of at 1,000 s.
+    let observer = scheduler.start { responses }
+
+    observer.assertEvents([
+      .next(.seconds(212), "results for swift"),
+      .next(.seconds(242), "results for swifter"),
+    ])
+    queries.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(1000))])
+    withKnownIssue {
+      observer.assertEvents([.next(.seconds(212), "results for swift")])
+    } matching: { issue in
+      let lines = issue.description.split(separator: "\n").map { $0.drop { $0 == " " } }
+      return lines.contains("[0]: .next(…),") && lines.contains("+   [1]: .next(")
+        && lines.contains("+     242.0 seconds,")
+        && lines.contains(#"+     "results for swifter""#)
+    }
+  }
+
+  @Test func coldStreamsAndSubscriptionWindows() {
+    let scheduler = TestScheduler()
+    let load = scheduler.createColdObservable([
+      .next(.seconds(5), "page 1"), .completed(.seconds(20)),
+    ])
+    let observer = scheduler.start(subscribed: .seconds(210), disposed: .seconds(220)) { load }
+
+    observer.assertEvents([.next(.seconds(215), "page 1")])
+    load.assertSubscriptions([SubscriptionWindow(.seconds(210), .seconds(220))])
+  }
+
+  @Test func effectAndStreamShareTheClock() async throws {
+    let scheduler = TestScheduler()
+    let effect = Task {
+      try await scheduler.sleep(for: .seconds(2))  // any `some Clock<Duration>` works the same
+      return "saved"
+    }
+    let observer = scheduler.createObserver(String.self)
+    let subscription = Observable<String, Never>.create { observer in
+      scheduler.schedule(after: .seconds(3)) { observer.onNext("tick") }
+    }
+    .subscribe(observer)
+
+    try await scheduler.waitForPendingItems(2)  // the sleep and the stream item
+    await scheduler.advance(by: .seconds(1))
+    #expect(scheduler.pendingCount == 2)  // the task still sleeps
+    await scheduler.advance(by: .seconds(2))
+
+    #expect(try await effect.valuePropagatingCancellation == "saved")
+    observer.assertEvents([.next(.seconds(3), "tick")])
+    subscription.dispose()
+  }
+
+  @Test func checkingForLeaks() {
+    let subscription = Observable.from([1, 2]).map { $0 * 10 }.subscribe(onNext: { _ in })
+    subscription.dispose()
+  }
+}
