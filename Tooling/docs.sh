@@ -12,7 +12,11 @@ output="$(mktemp -d)"
 trap 'rm -rf "$graphs" "$output"' EXIT
 for module in "${modules[@]}"; do
   swift build --target "$module" --scratch-path .build-docs \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/$module" >/dev/null
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all-$module" >/dev/null
+  # Only this module's own graphs: its dependencies' (CustomDump's) have links of their own.
+  mkdir -p "$graphs/$module"
+  cp "$graphs/all-$module/$module".symbols.json "$graphs/$module/"
+  cp "$graphs/all-$module/$module"@*.symbols.json "$graphs/$module/" 2>/dev/null || true
   docc convert "Modules/$module/$module.docc" \
     --additional-symbol-graph-dir "$graphs/$module" \
     --fallback-display-name "$module" \

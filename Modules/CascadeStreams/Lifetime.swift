@@ -2,7 +2,7 @@ import Synchronization
 
 /// The lifetime of a subscription, which a producer can poll to stop early.
 ///
-/// A synchronous producer such as ``Observable/from(_:)`` emits everything before `subscribe`
+/// A synchronous producer such as `Observable.from(_:)` emits everything before `subscribe`
 /// returns, so the disposable it returns comes too late for a downstream ``ObservableType/take(_:)``
 /// to stop it. Instead each library observer exposes its ``ObserverType/lifetime``, which ends when
 /// that observer is disposed or terminated; producers check it between elements.
