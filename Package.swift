@@ -20,6 +20,7 @@ let package = Package(
   products: [
     .library(name: "CascadeStreams", targets: ["CascadeStreams"]),
     .library(name: "CascadeMiddleware", targets: ["CascadeMiddleware"]),
+    .library(name: "CascadeStore", targets: ["CascadeStore"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
   ],
   dependencies: [
@@ -41,6 +42,15 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Modules/CascadeMiddleware"
+    ),
+    .target(
+      name: "CascadeStore",
+      dependencies: [
+        "CascadeStreams",
+        "CascadeMiddleware",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Modules/CascadeStore"
     ),
     .target(
       name: "CascadeTesting",
@@ -72,6 +82,10 @@ let package = Package(
         "CascadeTesting",
         .product(name: "Logging", package: "swift-log"),
       ]
+    ),
+    .testTarget(
+      name: "CascadeStoreTests",
+      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware", "CascadeTesting"]
     ),
     .testTarget(
       name: "CascadeTestingTests",

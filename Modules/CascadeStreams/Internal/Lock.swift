@@ -61,7 +61,7 @@ package final class Lock: @unchecked Sendable {
 @usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
   // Safety: `pointer.pointee` is only read or written while `lock` is held.
-  @usableFromInline let lock = Lock()
+  @usableFromInline package let lock = Lock()
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
   package init(_ value: Value) {

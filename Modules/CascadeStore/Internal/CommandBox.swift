@@ -1,0 +1,67 @@
+import CascadeStreams
+
+/// A fired command, type-erased: a ``Command`` or an ``AsyncCommand``.
+struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
+  enum Work: Sendable {
+    case sync(@Sendable (State, Store<State, Action>) -> Void)
+    case async(@Sendable (State, Store<State, Action>) async throws -> Void)
+  }
+
+  let name: String
+  /// The id that `cancel(id:)` cancels the command by, if any.
+  var id: CommandID?
+  /// Whether running this command first cancels the commands in flight with the same id.
+  var cancelInFlight = false
+  let canExecute: @Sendable (State) -> Bool
+  let expiration: Duration
+  let work: Work
+  let didExpire: @Sendable (State, Store<State, Action>) -> Void
+
+  init<C: Command>(_ command: C) where C.CommandState == State, C.Action == Action {
+    name = String(describing: command)
+    canExecute = command.canExecute(state:)
+    expiration = command.expiration
+    work = .sync(command.execute(state:core:))
+    didExpire = command.didExpire(state:core:)
+  }
+
+  init<C: AsyncCommand>(_ command: C) where C.CommandState == State, C.Action == Action {
+    name = String(describing: command)
+    canExecute = command.canExecute(state:)
+    expiration = command.expiration
+    work = .async(command.execute(state:core:))
+    didExpire = command.didExpire(state:core:)
+  }
+
+  init(
+    name: String,
+    operation: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
+  ) {
+    self.name = name
+    canExecute = { _ in true }
+    expiration = .seconds(10)
+    work = .async(operation)
+    didExpire = { _, _ in }
+  }
+}
+
+/// A command waiting for the state to allow it.
+struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
+  let command: CommandBox<State, Action>
+  let deadline: SchedulerInstant
+}
+
+/// The name of the command whose task is running, so a late send can say where it came from.
+enum CommandOrigin {
+  @TaskLocal static var name: String?
+}
+
+/// The id of a cancellable command.
+struct CommandID: Hashable, @unchecked Sendable {
+  // Safety: only built from `Sendable` values (see `init`), which AnyHashable wraps unchanged.
+  let base: AnyHashable
+
+  init(_ value: some Hashable & Sendable) {
+    base = AnyHashable(value)
+  }
+}

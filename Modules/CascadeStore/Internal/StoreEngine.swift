@@ -1,0 +1,545 @@
+import CascadeMiddleware
+import CascadeStreams
+import Dispatch
+import IssueReporting
+import Synchronization
+
+/// The machinery behind ``Store``: the state, the queue of inputs, the subscriptions and the
+/// commands in flight.
+///
+/// **Processing.** One thread at a time holds the *processing token* (`shared.processing`): the
+/// first sender on ``StoreIsolation/callerThread``, or the store's queue. It takes work items off
+/// the FIFO one by one: runs the middlewares' interception, reduces the state **in place**, runs
+/// the middlewares' processing and notifies the subscriptions, then takes the next item. Inputs
+/// sent meanwhile by any thread are appended to the FIFO (unbounded; nothing is dropped before
+/// shutdown) and the sender returns.
+///
+/// **Locking.** `storage.lock` guards the shared state. The reducer runs with it held: that is
+/// what lets it mutate the state in place while other threads read `state` consistently — the
+/// one piece of user code that runs under the lock, which is why it must be pure; a send from
+/// inside it is detected (by thread identity, without taking the lock) and queued by the
+/// reentrancy policy. Middlewares, subscribers and commands run with no lock held. The
+/// processing thread reads the state without the lock between reductions: it is the only
+/// writer, and other threads only read.
+final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
+  // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
+  enum Work {
+    /// An input; `origin` is the task of the asynchronous command that sent it, if any.
+    case action(Action, origin: Int?)
+    case subscribe(AnySubscriptionBox<State>)
+    case command(CommandBox<State, Action>)
+    case expireCommands
+    case cancel(CommandID)
+    /// Forgets a cancelled task once everything it queued has been dropped.
+    case forget(Int)
+  }
+
+  struct Shared {
+    var state: State
+    var queue = FIFO<Work>()
+    var processing = false
+    var accepting = true
+    var closed = false
+    var subscriptions: [AnySubscriptionBox<State>] = []
+    var sequence: UInt64 = 0
+    var parked: [ParkedCommand<State, Action>] = []
+    var tasks: [Int: Task<Void, Never>] = [:]
+    var taskKeys: [Int: CommandID] = [:]
+    var nextTaskID = 1
+    /// Tasks cancelled by id whose queued inputs must be dropped; touched only while processing.
+    var cancelledOrigins: Set<Int> = []
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var current: String?
+  }
+
+  let storage: LockedValue<Shared>
+  let reducer: @Sendable (inout State, Action) -> Void
+  let middlewares: MiddlewareStack<Action, State>
+  let scheduler: any Scheduler
+  let isolation: StoreIsolation
+  let reentrancy: ReentrancyPolicy
+  let diagnostics: @Sendable (StoreDiagnostic) -> Void
+  let timers = CompositeDisposable()
+  /// The identity of the thread holding the processing token, or 0.
+  let processingThread = Atomic<UInt>(0)
+  /// Whether the processing thread is inside the reducer (and so holds the lock).
+  let reducing = Atomic<Bool>(false)
+
+  init(
+    state: State,
+    reducer: @escaping @Sendable (inout State, Action) -> Void,
+    middlewares: [any Middleware<Action, State>],
+    scheduler: any Scheduler,
+    isolation: StoreIsolation,
+    reentrancy: ReentrancyPolicy,
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?
+  ) {
+    storage = LockedValue(Shared(state: state))
+    self.reducer = reducer
+    self.middlewares = MiddlewareStack(middlewares)
+    self.scheduler = scheduler
+    self.isolation = isolation
+    self.reentrancy = reentrancy
+    self.diagnostics = diagnostics ?? StoreEngine.reportDiagnostic
+  }
+
+  static func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
+    switch diagnostic {
+    case .lateInput: reportIssue(diagnostic.description, severity: .warning)
+    default: reportIssue(diagnostic.description)
+    }
+  }
+
+  // MARK: - Reading
+
+  var state: State {
+    if reducing.load(ordering: .relaxed), processingThread.load(ordering: .relaxed) == currentThreadIdentity() {
+      preconditionFailure(
+        "Store.state was read from inside the reducer, which receives the state as inout"
+      )
+    }
+    return storage.withLock { $0.state }
+  }
+
+  // MARK: - Submitting work
+
+  /// Submits `work`, processing it now if no one else is processing.
+  func submit(_ work: Work, from store: @autoclosure () -> String? = nil) {
+    let me = currentThreadIdentity()
+    if processingThread.load(ordering: .relaxed) == me {
+      submitReentrant(work)
+      return
+    }
+    let lock = storage.lock
+    let shared = storage.unsafeValue
+    lock.lock()
+    guard shared.pointee.accepting || Self.isInternal(work) else {
+      lock.unlock()
+      dropLate(work)
+      return
+    }
+    if shared.pointee.processing {
+      shared.pointee.queue.append(work)
+      lock.unlock()
+      return
+    }
+    switch isolation {
+    case .callerThread:
+      shared.pointee.processing = true
+      processingThread.store(me, ordering: .relaxed)
+      lock.unlock()
+      process(work)
+      drain()
+    case .queue(let queue):
+      shared.pointee.processing = true
+      shared.pointee.queue.append(work)
+      lock.unlock()
+      queue.async { [self] in
+        processingThread.store(currentThreadIdentity(), ordering: .relaxed)
+        drain()
+      }
+    }
+  }
+
+  private static func isInternal(_ work: Work) -> Bool {
+    switch work {
+    case .expireCommands, .forget: true
+    default: false
+    }
+  }
+
+  /// Work sent from inside the store's own processing, on the processing thread.
+  private func submitReentrant(_ work: Work) {
+    if case .action(let action, _) = work, reentrancy != .queue {
+      let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
+      let rejected = reentrancy == .reject
+      diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
+      if rejected { return }
+    }
+    if reducing.load(ordering: .relaxed) {
+      // Inside the reducer this thread already holds the lock.
+      let shared = storage.unsafeValue
+      if shared.pointee.accepting || Self.isInternal(work) {
+        shared.pointee.queue.append(work)
+      }
+    } else {
+      let accepted = storage.withLock { shared -> Bool in
+        guard shared.accepting || Self.isInternal(work) else { return false }
+        shared.queue.append(work)
+        return true
+      }
+      if !accepted { dropLate(work) }
+    }
+  }
+
+  private func dropLate(_ work: Work) {
+    if case .action(let action, _) = work {
+      diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
+    }
+  }
+
+  /// Processes queued work until the queue is empty, then gives up the processing token.
+  private func drain() {
+    let lock = storage.lock
+    let shared = storage.unsafeValue
+    while true {
+      lock.lock()
+      guard !shared.pointee.closed, let next = shared.pointee.queue.popFirst() else {
+        shared.pointee.processing = false
+        processingThread.store(0, ordering: .relaxed)
+        let waiters = shared.pointee.idleWaiters
+        shared.pointee.idleWaiters = []
+        lock.unlock()
+        for waiter in waiters { waiter.resume() }
+        return
+      }
+      lock.unlock()
+      process(next)
+    }
+  }
+
+  // MARK: - Processing (on the thread holding the processing token)
+
+  private func process(_ work: Work) {
+    switch work {
+    case .action(let action, let origin):
+      if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
+      reduce(action)
+    case .subscribe(let box): attach(box)
+    case .command(let command): run(command)
+    case .expireCommands: expireCommands()
+    case .cancel(let id): cancel(id: id)
+    case .forget(let origin): storage.withLock { _ = $0.cancelledOrigins.remove(origin) }
+    }
+  }
+
+  private func reduce(_ input: Action) {
+    let lock = storage.lock
+    let shared = storage.unsafeValue
+    var action = input
+    var stateBefore: State?
+    if !middlewares.isEmpty {
+      guard let intercepted = middlewares.intercept(action, state: shared.pointee.state) else {
+        return
+      }
+      action = intercepted
+      if middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
+    }
+    let description = reentrancy == .queue ? nil : "\(action)"
+    lock.lock()
+    if shared.pointee.closed {
+      lock.unlock()
+      return
+    }
+    if description != nil { shared.pointee.current = description }
+    reducing.store(true, ordering: .relaxed)
+    reducer(&shared.pointee.state, action)
+    reducing.store(false, ordering: .relaxed)
+    shared.pointee.sequence &+= 1
+    let sequence = shared.pointee.sequence
+    let subscriptions = shared.pointee.subscriptions
+    let hasParked = !shared.pointee.parked.isEmpty
+    lock.unlock()
+
+    if !middlewares.isEmpty {
+      let record = MiddlewareRecord(
+        input: action,
+        stateBefore: stateBefore,
+        state: shared.pointee.state,
+        sequence: sequence,
+        time: scheduler.now,
+        dispatcher: dispatcher
+      )
+      middlewares.process(record)
+    }
+    notify(subscriptions)
+    if hasParked { runParkedCommands() }
+  }
+
+  private func notify(_ subscriptions: [AnySubscriptionBox<State>]) {
+    guard !subscriptions.isEmpty else { return }
+    let shared = storage.unsafeValue
+    var orphans = false
+    for box in subscriptions {
+      if box.isOrphaned {
+        orphans = true
+        continue
+      }
+      if box.isActive { box.notify(shared.pointee.state) }
+    }
+    if orphans {
+      storage.withLock { shared in
+        shared.subscriptions.removeAll { box in
+          guard box.isOrphaned else { return false }
+          box.cancel()
+          return true
+        }
+      }
+    }
+  }
+
+  private func attach(_ box: AnySubscriptionBox<State>) {
+    let attached = storage.withLock { shared -> Bool in
+      guard !shared.closed, box.isActive else { return false }
+      shared.subscriptions.append(box)
+      return true
+    }
+    if attached { box.notifyInitial(storage.unsafeValue.pointee.state) }
+  }
+
+  func detach(_ box: AnySubscriptionBox<State>) {
+    guard box.cancel() else { return }
+    storage.withLock { shared in
+      shared.subscriptions.removeAll { $0 === box }
+    }
+  }
+
+  /// Ends every subscription serving `owner`.
+  func detach(owner: ObjectIdentifier) {
+    let removed = storage.withLock { shared -> [AnySubscriptionBox<State>] in
+      var removed: [AnySubscriptionBox<State>] = []
+      shared.subscriptions.removeAll { box in
+        guard box.owner == owner else { return false }
+        removed.append(box)
+        return true
+      }
+      return removed
+    }
+    for box in removed { box.cancel() }
+  }
+
+  var subscriptionCount: Int { storage.withLock { $0.subscriptions.count } }
+
+  // MARK: - Commands
+
+  var handle: Store<State, Action> { Store(engine: self, origin: nil) }
+
+  var dispatcher: MiddlewareDispatcher<Action> {
+    MiddlewareDispatcher { [weak self] action in self?.submit(.action(action, origin: nil)) }
+  }
+
+  private func run(_ command: CommandBox<State, Action>) {
+    let state = storage.unsafeValue.pointee.state
+    if let id = command.id, command.cancelInFlight { cancel(id: id) }
+    if command.canExecute(state) {
+      execute(command, state: state)
+      return
+    }
+    let deadline = scheduler.now.advanced(by: command.expiration)
+    storage.withLock { $0.parked.append(ParkedCommand(command: command, deadline: deadline)) }
+    Resources.increment()
+    let timer = scheduler.schedule(after: command.expiration) { [weak self] in
+      self?.submit(.expireCommands)
+    }
+    timers.insert(timer)
+  }
+
+  private func execute(_ command: CommandBox<State, Action>, state: State) {
+    switch command.work {
+    case .sync(let body):
+      body(state, handle)
+    case .async(let body):
+      startTask(named: command.name, key: command.id) { handle in try await body(state, handle) }
+    }
+  }
+
+  /// Starts `body` in a task the store tracks, cancels on shutdown, and, when it has a `key`,
+  /// cancels with `cancel(id:)`. `body` gets a handle whose inputs are tagged with the task, so
+  /// that inputs it queued before a cancellation are dropped with it.
+  func startTask(
+    named name: String,
+    key: CommandID?,
+    _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
+  ) {
+    let gate = Gate()
+    let started = storage.withLock { shared -> Bool in
+      guard !shared.closed else { return false }
+      let id = shared.nextTaskID
+      shared.nextTaskID += 1
+      let handle = Store(engine: self, origin: id)
+      let task = Task { [weak self] in
+        await gate.wait()
+        do {
+          try await CommandOrigin.$name.withValue(name) { try await body(handle) }
+        } catch is CancellationError {
+          // Cancellation is not failure.
+        } catch {
+          if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
+        }
+        self?.finishTask(id)
+      }
+      shared.tasks[id] = task
+      if let key { shared.taskKeys[id] = key }
+      return true
+    }
+    guard started else { return }
+    Resources.increment()
+    gate.open()
+  }
+
+  private func finishTask(_ id: Int) {
+    let (removed, cancelled) = storage.withLock { shared in
+      shared.taskKeys[id] = nil
+      return (shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id))
+    }
+    if removed != nil { Resources.decrement() }
+    if cancelled { submit(.forget(id)) }
+  }
+
+  /// Cancels the tasks started under `id`, drops what they queued, and drops parked commands
+  /// with that id. Runs while processing, so it is a barrier in the order of inputs.
+  private func cancel(id: CommandID) {
+    let (tasks, parked) = storage.withLock { shared in
+      var tasks: [Task<Void, Never>] = []
+      for (task, key) in shared.taskKeys where key == id {
+        shared.cancelledOrigins.insert(task)
+        if let handle = shared.tasks[task] { tasks.append(handle) }
+      }
+      var parked = 0
+      shared.parked.removeAll { command in
+        guard command.command.id == id else { return false }
+        parked += 1
+        return true
+      }
+      return (tasks, parked)
+    }
+    for task in tasks { task.cancel() }
+    for _ in 0..<parked { Resources.decrement() }
+  }
+
+  private func runParkedCommands() {
+    let shared = storage.unsafeValue
+    let state = shared.pointee.state
+    let ready = storage.withLock { shared -> [ParkedCommand<State, Action>] in
+      var ready: [ParkedCommand<State, Action>] = []
+      shared.parked.removeAll { parked in
+        guard parked.command.canExecute(state) else { return false }
+        ready.append(parked)
+        return true
+      }
+      return ready
+    }
+    for parked in ready {
+      Resources.decrement()
+      execute(parked.command, state: state)
+    }
+  }
+
+  private func expireCommands() {
+    let now = scheduler.now
+    let state = storage.unsafeValue.pointee.state
+    let expired = storage.withLock { shared -> [ParkedCommand<State, Action>] in
+      var expired: [ParkedCommand<State, Action>] = []
+      shared.parked.removeAll { parked in
+        guard parked.deadline <= now else { return false }
+        expired.append(parked)
+        return true
+      }
+      return expired
+    }
+    for parked in expired {
+      Resources.decrement()
+      parked.command.didExpire(state, handle)
+    }
+  }
+
+  var parkedCount: Int { storage.withLock { $0.parked.count } }
+  var inFlightCount: Int { storage.withLock { $0.tasks.count } }
+
+  // MARK: - Lifecycle
+
+  /// Stops accepting inputs, ends or awaits the commands, drains the queue and closes.
+  func shutdown(cancellingCommands: Bool) async {
+    if cancellingCommands {
+      let tasks = storage.withLock { shared -> [Task<Void, Never>] in
+        shared.accepting = false
+        return Array(shared.tasks.values)
+      }
+      for task in tasks { task.cancel() }
+      for task in tasks { await task.value }
+    } else {
+      while true {
+        let tasks = storage.withLock { Array($0.tasks.values) }
+        if tasks.isEmpty { break }
+        for task in tasks { await task.value }
+      }
+      storage.withLock { $0.accepting = false }
+    }
+    await waitUntilIdle()
+    close()
+  }
+
+  /// Waits until no one is processing and the queue is empty.
+  func waitUntilIdle() async {
+    if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let idle = storage.withLock { shared -> Bool in
+        if !shared.processing && shared.queue.isEmpty { return true }
+        shared.idleWaiters.append(continuation)
+        return false
+      }
+      if idle { continuation.resume() }
+    }
+  }
+
+  /// Ends everything at once: no more input, no more delivery, commands cancelled.
+  func close() {
+    let (subscriptions, tasks, parked, waiters) = storage.withLock { shared in
+      shared.accepting = false
+      shared.closed = true
+      shared.queue.removeAll()
+      defer {
+        shared.subscriptions = []
+        shared.tasks = [:]
+        shared.parked = []
+        shared.idleWaiters = []
+      }
+      return (shared.subscriptions, Array(shared.tasks.values), shared.parked, shared.idleWaiters)
+    }
+    timers.dispose()
+    for box in subscriptions where box.cancel() { box.storeDidClose() }
+    for task in tasks {
+      task.cancel()
+      Resources.decrement()
+    }
+    for _ in parked { Resources.decrement() }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  var isClosed: Bool { storage.withLock { $0.closed } }
+}
+
+/// Holds a task back until its bookkeeping is recorded.
+private final class Gate: Sendable {
+  private let opened = LockedValue<(Bool, CheckedContinuation<Void, Never>?)>((false, nil))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = opened.withLock { state -> Bool in
+        if state.0 { return true }
+        state.1 = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let continuation = opened.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.0 = true
+      defer { state.1 = nil }
+      return state.1
+    }
+    continuation?.resume()
+  }
+}
+
+extension LockedValue {
+  /// Runs `body` under the lock, unless the processing thread is inside the reducer and already
+  /// holds it, in which case it runs without taking it again.
+  func withLockIfNotReducing<T>(_ reducing: borrowing Atomic<Bool>, _ body: (inout Value) -> T) -> T {
+    if reducing.load(ordering: .relaxed) { return body(&unsafeValue.pointee) }
+    return withLock(body)
+  }
+}

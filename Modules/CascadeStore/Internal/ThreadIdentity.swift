@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A number identifying the calling thread, for detecting reentrant calls without a lock.
+@inline(__always)
+func currentThreadIdentity() -> UInt {
+  #if canImport(Darwin)
+  UInt(bitPattern: pthread_self())
+  #else
+  UInt(pthread_self())
+  #endif
+}

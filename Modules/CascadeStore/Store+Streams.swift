@@ -1,0 +1,57 @@
+public import CascadeStreams
+
+extension Store {
+  /// The states as a stream: the current state on subscription, then every new one, delivered
+  /// synchronously on the thread that processed the input. Completes when the store shuts down.
+  ///
+  /// ```swift
+  /// store.states.map(\.count).subscribe(onNext: { print($0) })
+  /// for await state in store.states.values { … }
+  /// ```
+  public var states: Infallible<State> {
+    stream(select: { $0 }, isDuplicate: nil)
+  }
+
+  /// A selection of the state as a stream: the current selection, then each recomputed one.
+  public func select<Selected: Sendable>(
+    _ select: @escaping @Sendable (State) -> Selected
+  ) -> Infallible<Selected> {
+    stream(select: select, isDuplicate: nil)
+  }
+
+  /// An `Equatable` selection of the state as a stream, without repeats.
+  ///
+  /// ```swift
+  /// store.select(\.player.level).subscribe(onNext: { print("level", $0) })
+  /// ```
+  public func select<Selected: Sendable & Equatable>(
+    _ select: @escaping @Sendable (State) -> Selected
+  ) -> Infallible<Selected> {
+    stream(select: select, isDuplicate: ==)
+  }
+
+  /// The states as an `AsyncSequence` (unbounded buffer): the current state, then every new one;
+  /// it ends when the store shuts down.
+  public var values: ObservableValues<State, Never> { states.values }
+
+  private func stream<Selected: Sendable>(
+    select: @escaping @Sendable (State) -> Selected,
+    isDuplicate: (@Sendable (Selected, Selected) -> Bool)?
+  ) -> Infallible<Selected> {
+    Observable.create { [weak engine] observer in
+      guard let engine else {
+        observer.onCompleted()
+        return Disposables.empty
+      }
+      let box = SubscriptionBox(
+        select: select,
+        isDuplicate: isDuplicate,
+        delivery: .synchronous,
+        onClose: { observer.onCompleted() },
+        handler: { observer.onNext($0) }
+      )
+      engine.submit(.subscribe(box))
+      return Disposables.create { [weak engine] in engine?.detach(box) }
+    }
+  }
+}

@@ -1,0 +1,91 @@
+public import CascadeStreams
+
+extension Store {
+  /// Subscribes to the whole state: `handler` receives the current state, then every new one.
+  ///
+  /// The initial state and the updates are ordered with the inputs: no input can slip between
+  /// the initial state and the first update, whatever thread sends it.
+  ///
+  /// - Parameters:
+  ///   - delivery: Where `handler` runs. Default: the main queue (synchronously when the input
+  ///     was processed there).
+  ///   - handler: Receives each state.
+  /// - Returns: A disposable that ends the subscription.
+  @discardableResult
+  public func subscribe(
+    on delivery: Delivery = .main,
+    _ handler: @escaping @Sendable (State) -> Void
+  ) -> any Disposable {
+    subscribe(select: { $0 }, isDuplicate: nil, on: delivery, handler)
+  }
+
+  /// Subscribes to a selection of the state; `handler` receives it now, then every time it is
+  /// recomputed after an input.
+  ///
+  /// - Parameters:
+  ///   - select: Narrows the state to what the subscriber needs.
+  ///   - isDuplicate: Skips a selection equal to the previous one; `nil` delivers every one.
+  ///   - delivery: Where `handler` runs.
+  ///   - handler: Receives each selection.
+  @discardableResult
+  public func subscribe<Selected: Sendable>(
+    select: @escaping @Sendable (State) -> Selected,
+    isDuplicate: (@Sendable (Selected, Selected) -> Bool)?,
+    on delivery: Delivery = .main,
+    _ handler: @escaping @Sendable (Selected) -> Void
+  ) -> any Disposable {
+    let box = SubscriptionBox(
+      select: select,
+      isDuplicate: isDuplicate,
+      delivery: delivery,
+      handler: handler
+    )
+    engine.submit(.subscribe(box))
+    return Disposables.create { [weak engine] in engine?.detach(box) }
+  }
+
+  /// Subscribes to an `Equatable` selection of the state, skipping repeats: `handler` runs only
+  /// when the selection changes.
+  ///
+  /// ```swift
+  /// store.subscribe(select: \.player.level) { level in print("level", level) }
+  /// ```
+  @discardableResult
+  public func subscribe<Selected: Sendable & Equatable>(
+    select: @escaping @Sendable (State) -> Selected,
+    on delivery: Delivery = .main,
+    _ handler: @escaping @Sendable (Selected) -> Void
+  ) -> any Disposable {
+    subscribe(select: select, isDuplicate: ==, on: delivery, handler)
+  }
+
+  /// Adds a subscriber, held weakly; it receives the current state now, then each change, on
+  /// the main actor. The seed's `core.add(subscriber: self)`.
+  public func add<S: Subscriber & SendableMetatype>(subscriber: S) where S.StoreState == State {
+    add(subscriber: subscriber, selector: { $0 })
+  }
+
+  /// Adds a subscriber that receives the part of the state `selector` picks; the selector is
+  /// applied to every update.
+  public func add<S: Subscriber & SendableMetatype>(
+    subscriber: S,
+    selector: @escaping @Sendable (State) -> S.StoreState
+  ) {
+    let reference = WeakReference(subscriber)
+    let box = SubscriptionBox(
+      select: selector,
+      isDuplicate: nil,
+      delivery: .main,
+      owner: ObjectIdentifier(subscriber),
+      orphaned: { reference.object == nil }
+    ) { selected in
+      MainActor.assumeIsolated { reference.object?.update(with: selected) }
+    }
+    engine.submit(.subscribe(box))
+  }
+
+  /// Removes a subscriber added with ``add(subscriber:)``.
+  public func remove<S: Subscriber>(subscriber: S) {
+    engine.detach(owner: ObjectIdentifier(subscriber))
+  }
+}

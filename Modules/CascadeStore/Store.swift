@@ -1,0 +1,206 @@
+public import CascadeMiddleware
+public import CascadeStreams
+
+/// The single source of truth: a state that changes only by processing inputs, one at a time.
+///
+/// A store serves two styles, both first-class:
+///
+/// - **Reducer (Redux/ReSwift).** Typed actions and a reducer `(inout State, Action) -> Void`.
+///
+///   ```swift
+///   enum CounterAction: Sendable { case increment, decrement }
+///   let store = Store(initialState: 0) { (count: inout Int, action: CounterAction) in
+///     switch action {
+///     case .increment: count += 1
+///     case .decrement: count -= 1
+///     }
+///   }
+///   store.send(.increment)
+///   ```
+///
+/// - **Reacting state (the "Reactor" pattern).** A ``State`` that reacts to ``Event``s, in a
+///   ``Core``: `Core(state: RPGState(), middlewares: [LoggingMiddleware()])`, then
+///   `core.fire(event: LevelUp())`.
+///
+/// **Threads.** Send from any thread. Inputs are processed one at a time, in the order they were
+/// sent; an input sent while another is being processed (by another thread, or from a
+/// subscriber, middleware or command of this store) is queued and processed next — never
+/// recursively, never dropped (see ``ReentrancyPolicy`` for the same-thread case). Where
+/// processing happens is chosen at creation (``StoreIsolation``); ``MainStore`` is the
+/// main-actor store the compiler checks.
+///
+/// **Performance.** The reducer mutates the state in place; the store never copies the whole
+/// state per input, and keeps no second copy alive that would force one.
+///
+/// **Lifetime.** Releasing the store cancels its commands in flight and ends its subscriptions;
+/// ``shutdown(cancellingCommands:)`` does it gracefully. Commands receive a handle that does not
+/// keep the store alive; inputs sent through it afterwards are dropped with a diagnostic.
+public final class Store<State: Sendable, Action: Sendable>: Sendable {
+  let engine: StoreEngine<State, Action>
+  private let ownsEngine: Bool
+  /// The command task this handle was given to, whose inputs are dropped if it is cancelled.
+  private let origin: Int?
+
+  /// Creates a store with a reducer over typed actions.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state before any action.
+  ///   - middlewares: Middlewares that see every action, in order.
+  ///   - isolation: Where actions are processed. Default: on the sending thread, with a lock.
+  ///   - reentrancy: What to do with an action sent from the store's own processing.
+  ///   - scheduler: The clock for command expiry and middleware times.
+  ///   - diagnostics: Where diagnostics go; default: IssueReporting.
+  ///   - reducer: Updates the state in place for an action. It must be pure: it runs with the
+  ///     store's lock held, so that it can mutate in place while other threads read `state`.
+  public init(
+    initialState: State,
+    middlewares: [any Middleware<Action, State>] = [],
+    isolation: StoreIsolation = .callerThread,
+    reentrancy: ReentrancyPolicy = .queue,
+    scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil,
+    reducer: @escaping @Sendable (inout State, Action) -> Void
+  ) {
+    engine = StoreEngine(
+      state: initialState,
+      reducer: reducer,
+      middlewares: middlewares,
+      scheduler: scheduler,
+      isolation: isolation,
+      reentrancy: reentrancy,
+      diagnostics: diagnostics
+    )
+    ownsEngine = true
+    origin = nil
+  }
+
+  /// A handle on `engine` that does not own it, for commands.
+  init(engine: StoreEngine<State, Action>, origin: Int?) {
+    self.engine = engine
+    ownsEngine = false
+    self.origin = origin
+  }
+
+  deinit {
+    if ownsEngine { engine.close() }
+  }
+
+  /// The current state.
+  ///
+  /// Safe to read from any thread; the value is one the store actually published. Reading it
+  /// from inside the reducer is a programming error (the reducer has the state as `inout`).
+  public var state: State { engine.state }
+
+  /// Sends an action. It is processed before `send` returns if no other thread is processing
+  /// (with ``StoreIsolation/callerThread``), otherwise queued.
+  public func send(_ action: Action) {
+    engine.submit(.action(action, origin: origin))
+  }
+
+  /// Sends an action: ReSwift's name for ``send(_:)``.
+  public func dispatch(_ action: Action) {
+    send(action)
+  }
+
+  /// Fires a command: it runs with a copy of the state, in order with the actions sent before
+  /// it, or waits until ``Command/canExecute(state:)`` allows it.
+  public func fire<C: Command>(command: C) where C.CommandState == State, C.Action == Action {
+    engine.submit(.command(CommandBox(command)))
+  }
+
+  /// Fires an asynchronous command; the store tracks its task and cancels it on shutdown.
+  public func fire<C: AsyncCommand>(command: C) where C.CommandState == State, C.Action == Action {
+    engine.submit(.command(CommandBox(command)))
+  }
+
+  /// Runs `operation` as an asynchronous command with a copy of the current state.
+  ///
+  /// ```swift
+  /// store.run { state, store in
+  ///   let page = try await api.load(page: state.nextPage)
+  ///   store.send(.loaded(page))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: Names the command in diagnostics.
+  ///   - id: An id to cancel it by with ``cancel(id:)``.
+  ///   - cancelInFlight: Whether to cancel the commands in flight with the same `id` first —
+  ///     the "latest search wins" case.
+  ///   - operation: The work, with a copy of the state and a handle to send through.
+  public func run(
+    _ name: String = "run",
+    id: (any Hashable & Sendable)? = nil,
+    cancelInFlight: Bool = false,
+    _ operation: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
+  ) {
+    var command = CommandBox(name: name, operation: operation)
+    command.id = id.map { CommandID($0) }
+    command.cancelInFlight = cancelInFlight
+    engine.submit(.command(command))
+  }
+
+  /// Cancels the commands started with `id`, in order with the inputs sent before: the tasks
+  /// are cancelled, inputs they already queued are dropped, and waiting commands with that id
+  /// never run.
+  public func cancel(id: some Hashable & Sendable) {
+    engine.submit(.cancel(CommandID(id)))
+  }
+
+  /// The number of commands waiting for the state to allow them.
+  public var parkedCommandCount: Int { engine.parkedCount }
+
+  /// The number of asynchronous commands in flight.
+  public var commandsInFlight: Int { engine.inFlightCount }
+
+  /// The number of live subscriptions.
+  public var subscriptionCount: Int { engine.subscriptionCount }
+
+  /// Whether the store has shut down (or its owner was released): it accepts and delivers
+  /// nothing any more.
+  public var isShutDown: Bool { engine.isClosed }
+
+  /// Shuts the store down: stops accepting inputs, cancels the commands in flight (or lets them
+  /// finish, still accepting their inputs, if `cancellingCommands` is `false`), processes what is
+  /// queued, and ends every subscription. Nothing is delivered after it returns.
+  public func shutdown(cancellingCommands: Bool = true) async {
+    await engine.shutdown(cancellingCommands: cancellingCommands)
+  }
+
+  /// Waits until every input sent so far has been processed.
+  public func settle() async {
+    await engine.waitUntilIdle()
+  }
+}
+
+extension Store where Action == any Event, State: CascadeStore.State {
+  /// Creates a ``Core``: a store whose state reacts to events.
+  ///
+  /// ```swift
+  /// enum App {
+  ///   static let sharedCore = Core(state: RPGState(), middlewares: [LoggingMiddleware()])
+  /// }
+  /// ```
+  public convenience init(
+    state: State,
+    middlewares: [any Middleware<any Event, State>] = [],
+    isolation: StoreIsolation = .callerThread,
+    reentrancy: ReentrancyPolicy = .queue,
+    scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
+  ) {
+    self.init(
+      initialState: state,
+      middlewares: middlewares,
+      isolation: isolation,
+      reentrancy: reentrancy,
+      scheduler: scheduler,
+      diagnostics: diagnostics
+    ) { state, event in state.react(to: event) }
+  }
+
+  /// Fires an event: the seed's name for ``send(_:)``.
+  public func fire(event: any Event) {
+    send(event)
+  }
+}

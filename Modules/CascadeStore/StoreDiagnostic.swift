@@ -1,0 +1,31 @@
+/// Something a store noticed that its user should hear about.
+///
+/// By default a store reports these through IssueReporting: under Swift Testing or XCTest they
+/// are test failures (warnings for ``lateInput(_:origin:)``), elsewhere runtime warnings. Pass
+/// `diagnostics:` when creating the store to route them elsewhere (a logger, a test's collector).
+public enum StoreDiagnostic: Sendable, CustomStringConvertible {
+  /// An input was sent from the store's own processing (reducer, subscriber, middleware or
+  /// synchronous command) under the ``ReentrancyPolicy/report`` or ``ReentrancyPolicy/reject``
+  /// policy. `rejected` says whether it was dropped.
+  case reentrant(input: String, during: String, rejected: Bool)
+  /// An input arrived after the store stopped accepting inputs (shut down, or released while a
+  /// command still held a handle), and was dropped. `origin` names the command it came from, if
+  /// it came from one.
+  case lateInput(_ input: String, origin: String?)
+  /// An asynchronous command threw an error other than cancellation.
+  case commandFailed(command: String, error: any Error)
+
+  /// A one-line description naming the inputs involved.
+  public var description: String {
+    switch self {
+    case .reentrant(let input, let during, let rejected):
+      "Reentrant send of \(input) while processing \(during)"
+        + (rejected ? ": rejected (ReentrancyPolicy.reject)" : ": queued (ReentrancyPolicy.report)")
+    case .lateInput(let input, let origin):
+      "Input \(input) arrived after the store stopped accepting inputs and was dropped"
+        + (origin.map { " (sent by command \($0))" } ?? "")
+    case .commandFailed(let command, let error):
+      "Command \(command) failed: \(error)"
+    }
+  }
+}
