@@ -104,13 +104,27 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Fires a command: it runs with a copy of the state, in order with the actions sent before
   /// it, or waits until ``Command/canExecute(state:)`` allows it.
-  public func fire<C: Command>(command: C) where C.CommandState == State, C.Action == Action {
-    engine.submit(.command(CommandBox(command)))
+  ///
+  /// - Parameters:
+  ///   - command: The command.
+  ///   - id: An id to cancel it by with ``cancel(id:)`` while it waits.
+  public func fire<C: Command>(command: C, id: (any Hashable & Sendable)? = nil)
+  where C.CommandState == State, C.Action == Action {
+    var box = CommandBox(command)
+    box.id = id.map { CommandID($0) }
+    engine.submit(.command(box))
   }
 
   /// Fires an asynchronous command; the store tracks its task and cancels it on shutdown.
-  public func fire<C: AsyncCommand>(command: C) where C.CommandState == State, C.Action == Action {
-    engine.submit(.command(CommandBox(command)))
+  ///
+  /// - Parameters:
+  ///   - command: The command.
+  ///   - id: An id to cancel it by with ``cancel(id:)``, waiting or running.
+  public func fire<C: AsyncCommand>(command: C, id: (any Hashable & Sendable)? = nil)
+  where C.CommandState == State, C.Action == Action {
+    var box = CommandBox(command)
+    box.id = id.map { CommandID($0) }
+    engine.submit(.command(box))
   }
 
   /// Runs `operation` as an asynchronous command with a copy of the current state.

@@ -41,7 +41,7 @@ extension ObservableType {
   /// - Returns: A disposable that ends the subscription.
   @inlinable
   @discardableResult
-  public func subscribe(_ on: @escaping @Sendable (Event<Element, Failure>) -> Void)
+  public func subscribe(_ on: @escaping @Sendable (StreamEvent<Element, Failure>) -> Void)
     -> any Disposable
   {
     subscribe(
@@ -94,7 +94,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
 
   /// Delivers one event to the closures, unless the subscription has ended.
   @inlinable
-  public func on(_ event: Event<Element, Failure>) {
+  public func on(_ event: StreamEvent<Element, Failure>) {
     switch event {
     case .next(let element):
       guard !lifetime.unsafelyUnwrapped.hasEnded else { return }

@@ -10,7 +10,7 @@ public protocol ObserverType<Element, Failure>: Sendable {
   associatedtype Failure: Error
 
   /// Receives one event.
-  func on(_ event: Event<Element, Failure>)
+  func on(_ event: StreamEvent<Element, Failure>)
 
   /// The lifetime of the subscription this observer serves, if it has one.
   ///
@@ -58,7 +58,7 @@ extension ObserverType where Element == Void {
 /// ```
 public struct AnyObserver<Element: Sendable, Failure: Error>: ObserverType {
   @usableFromInline
-  let handler: @Sendable (Event<Element, Failure>) -> Void
+  let handler: @Sendable (StreamEvent<Element, Failure>) -> Void
 
   /// The lifetime of the subscription this observer serves, if any.
   public let lifetime: Lifetime?
@@ -70,7 +70,7 @@ public struct AnyObserver<Element: Sendable, Failure: Error>: ObserverType {
   ///   - lifetime: The lifetime producers may poll to stop early; `nil` if there is none.
   @inlinable
   public init(
-    _ handler: @escaping @Sendable (Event<Element, Failure>) -> Void,
+    _ handler: @escaping @Sendable (StreamEvent<Element, Failure>) -> Void,
     lifetime: Lifetime? = nil
   ) {
     self.handler = handler
@@ -79,5 +79,5 @@ public struct AnyObserver<Element: Sendable, Failure: Error>: ObserverType {
 
   /// Receives one event.
   @inlinable
-  public func on(_ event: Event<Element, Failure>) { handler(event) }
+  public func on(_ event: StreamEvent<Element, Failure>) { handler(event) }
 }

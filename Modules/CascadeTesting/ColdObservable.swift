@@ -25,9 +25,9 @@ public final class ColdObservable<Element: Sendable, Failure: Error>: TestableOb
   private let windows = LockedValue<[SubscriptionWindow]>([])
 
   /// The events played to each subscriber, with times relative to its subscription.
-  public let recordedEvents: [Recorded<Event<Element, Failure>>]
+  public let recordedEvents: [Recorded<StreamEvent<Element, Failure>>]
 
-  init(scheduler: TestScheduler, events: [Recorded<Event<Element, Failure>>]) {
+  init(scheduler: TestScheduler, events: [Recorded<StreamEvent<Element, Failure>>]) {
     self.scheduler = scheduler
     self.recordedEvents = events
   }
@@ -76,7 +76,7 @@ final class Delivery<Element: Sendable, Failure: Error>: Sendable {
   var isActive: Bool { !lifetime.hasEnded && observer.lifetime?.hasEnded != true }
 
   /// Sends `event` unless the subscription ended or already received a terminal event.
-  func deliver(_ event: Event<Element, Failure>) {
+  func deliver(_ event: StreamEvent<Element, Failure>) {
     guard isActive else { return }
     if event.isTerminal {
       guard lifetime.end() else { return }

@@ -31,9 +31,9 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
   private let state = LockedValue(State())
 
   /// The events played, with their absolute virtual times.
-  public let recordedEvents: [Recorded<Event<Element, Failure>>]
+  public let recordedEvents: [Recorded<StreamEvent<Element, Failure>>]
 
-  init(scheduler: TestScheduler, events: [Recorded<Event<Element, Failure>>]) {
+  init(scheduler: TestScheduler, events: [Recorded<StreamEvent<Element, Failure>>]) {
     self.scheduler = scheduler
     self.recordedEvents = events
     for record in events {
@@ -72,7 +72,7 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
     }
   }
 
-  private func play(_ event: Event<Element, Failure>) {
+  private func play(_ event: StreamEvent<Element, Failure>) {
     let subscribers = state.withLock { state -> [Delivery<Element, Failure>] in
       if state.terminated { return [] }
       if event.isTerminal { state.terminated = true }

@@ -7,7 +7,7 @@ public import CustomDump
 /// event cases:
 ///
 /// ```swift
-/// let expected: [Recorded<Event<Int, Never>>] = [
+/// let expected: [Recorded<StreamEvent<Int, Never>>] = [
 ///   .next(.seconds(210), 1),
 ///   .completed(.seconds(220)),
 /// ]
@@ -48,7 +48,7 @@ extension Recorded {
   ///   - element: The value.
   /// - Returns: The recorded event.
   public static func next<Element, Failure>(_ time: Duration, _ element: Element) -> Self
-  where Value == Event<Element, Failure> {
+  where Value == StreamEvent<Element, Failure> {
     Recorded(time: time, value: .next(element))
   }
 
@@ -59,7 +59,7 @@ extension Recorded {
   ///   - failure: The failure.
   /// - Returns: The recorded event.
   public static func error<Element, Failure>(_ time: Duration, _ failure: Failure) -> Self
-  where Value == Event<Element, Failure> {
+  where Value == StreamEvent<Element, Failure> {
     Recorded(time: time, value: .error(failure))
   }
 
@@ -68,7 +68,7 @@ extension Recorded {
   /// - Parameter time: The virtual time of the event.
   /// - Returns: The recorded event.
   public static func completed<Element, Failure>(_ time: Duration) -> Self
-  where Value == Event<Element, Failure> {
+  where Value == StreamEvent<Element, Failure> {
     Recorded(time: time, value: .completed)
   }
 }
@@ -96,7 +96,7 @@ protocol RecordableEvent {
   var dumpedCase: (name: String, payload: Any?) { get }
 }
 
-extension Event: RecordableEvent {
+extension StreamEvent: RecordableEvent {
   var dumpedCase: (name: String, payload: Any?) {
     switch self {
     case .next(let element): ("next", element)

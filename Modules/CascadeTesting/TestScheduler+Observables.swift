@@ -11,7 +11,7 @@ extension TestScheduler {
   /// - Parameter events: The events, with their times after the subscription.
   /// - Returns: The cold stream; it records its subscriptions.
   public func createColdObservable<Element: Sendable, Failure: Error>(
-    _ events: [Recorded<Event<Element, Failure>>]
+    _ events: [Recorded<StreamEvent<Element, Failure>>]
   ) -> ColdObservable<Element, Failure> {
     ColdObservable(scheduler: self, events: events)
   }
@@ -25,7 +25,7 @@ extension TestScheduler {
   /// - Parameter events: The events, with their times after the subscription.
   /// - Returns: The cold stream; it records its subscriptions.
   public func createColdObservable<Element: Sendable>(
-    _ events: [Recorded<Event<Element, Never>>]
+    _ events: [Recorded<StreamEvent<Element, Never>>]
   ) -> ColdObservable<Element, Never> {
     ColdObservable(scheduler: self, events: events)
   }
@@ -42,7 +42,7 @@ extension TestScheduler {
   /// - Parameter events: The events, with their times from the scheduler's origin.
   /// - Returns: The hot stream; it records its subscriptions.
   public func createHotObservable<Element: Sendable, Failure: Error>(
-    _ events: [Recorded<Event<Element, Failure>>]
+    _ events: [Recorded<StreamEvent<Element, Failure>>]
   ) -> HotObservable<Element, Failure> {
     HotObservable(scheduler: self, events: events)
   }
@@ -56,7 +56,7 @@ extension TestScheduler {
   /// - Parameter events: The events, with their times from the scheduler's origin.
   /// - Returns: The hot stream; it records its subscriptions.
   public func createHotObservable<Element: Sendable>(
-    _ events: [Recorded<Event<Element, Never>>]
+    _ events: [Recorded<StreamEvent<Element, Never>>]
   ) -> HotObservable<Element, Never> {
     HotObservable(scheduler: self, events: events)
   }

@@ -6,7 +6,7 @@ public import CascadeStreams
 /// `TestScheduler.createColdObservable(_:)` and `TestScheduler.createHotObservable(_:)`.
 public protocol TestableObservable<Element, Failure>: ObservableType {
   /// The events the stream plays, with their times.
-  var recordedEvents: [Recorded<Event<Element, Failure>>] { get }
+  var recordedEvents: [Recorded<StreamEvent<Element, Failure>>] { get }
 
   /// One window per subscription so far, in subscription order.
   var subscriptions: [SubscriptionWindow] { get }

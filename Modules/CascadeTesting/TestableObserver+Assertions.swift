@@ -34,7 +34,7 @@ extension TestableObserver where Element: Equatable, Failure: Equatable {
   ///   - line: The line of the caller.
   ///   - column: The column of the caller.
   public func assertEvents(
-    _ expected: [Recorded<Event<Element, Failure>>],
+    _ expected: [Recorded<StreamEvent<Element, Failure>>],
     _ message: @autoclosure () -> String = "",
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -70,7 +70,7 @@ extension TestableObserver where Element: Equatable {
   ///   - line: The line of the caller.
   ///   - column: The column of the caller.
   public func assertEvents(
-    _ expected: [Recorded<Event<Element, Failure>>],
+    _ expected: [Recorded<StreamEvent<Element, Failure>>],
     _ message: @autoclosure () -> String = "",
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,

@@ -15,14 +15,14 @@ public import CascadeStreams
 /// ```
 public final class TestableObserver<Element: Sendable, Failure: Error>: ObserverType {
   private let scheduler: TestScheduler
-  private let recorded = LockedValue<[Recorded<Event<Element, Failure>>]>([])
+  private let recorded = LockedValue<[Recorded<StreamEvent<Element, Failure>>]>([])
 
   init(scheduler: TestScheduler) {
     self.scheduler = scheduler
   }
 
   /// The events received so far, in order, with their virtual times.
-  public var events: [Recorded<Event<Element, Failure>>] { recorded.withLock { $0 } }
+  public var events: [Recorded<StreamEvent<Element, Failure>>] { recorded.withLock { $0 } }
 
   /// The values received so far, without times.
   public var values: [Element] { events.compactMap(\.value.element) }
@@ -30,7 +30,7 @@ public final class TestableObserver<Element: Sendable, Failure: Error>: Observer
   /// Records `event` at the scheduler's current time.
   ///
   /// - Parameter event: The event received.
-  public func on(_ event: Event<Element, Failure>) {
+  public func on(_ event: StreamEvent<Element, Failure>) {
     let time = scheduler.now.offset
     recorded.withLock { $0.append(Recorded(time: time, value: event)) }
   }

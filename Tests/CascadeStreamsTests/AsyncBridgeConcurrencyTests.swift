@@ -141,7 +141,7 @@ struct AsyncBridgeConcurrencyTests {
       @unknown default: terminations.append("unknown")
       }
     }
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = Observable(numbers).subscribe { received.append($0) }
     continuation.yield(1)
     #expect(await eventually { received.values == [.next(1)] })
@@ -153,7 +153,7 @@ struct AsyncBridgeConcurrencyTests {
   }
 
   @Test func disposingBeforeTheTaskStartsDeliversNothing() async {
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let finished = Counter()
     for _ in 0..<100 {
       let stream = Observable<Int, Never>.task {

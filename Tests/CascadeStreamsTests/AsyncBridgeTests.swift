@@ -118,13 +118,13 @@ struct AsyncBridgeTests {
 /// Subscribes to `stream` and returns every event it delivers, once it has terminated.
 private func events<Element: Sendable, Failure: Error>(
   of stream: Observable<Element, Failure>
-) async -> [Event<Element, Failure>] {
-  let (delivered, continuation) = AsyncStream<Event<Element, Failure>>.makeStream()
+) async -> [StreamEvent<Element, Failure>] {
+  let (delivered, continuation) = AsyncStream<StreamEvent<Element, Failure>>.makeStream()
   let subscription = stream.subscribe { event in
     continuation.yield(event)
     if event.isTerminal { continuation.finish() }
   }
-  var received: [Event<Element, Failure>] = []
+  var received: [StreamEvent<Element, Failure>] = []
   for await event in delivered { received.append(event) }
   subscription.dispose()
   return received

@@ -10,7 +10,7 @@ struct CatchTests {
     let source = PublishSubject<Int, TestError>()
     let recovery = PublishSubject<Int, OtherError>()
     let failures = Recorder<TestError>()
-    let events = Recorder<Event<Int, OtherError>>()
+    let events = Recorder<StreamEvent<Int, OtherError>>()
     let subscription = source.catch { failure in
       failures.append(failure)
       return recovery
@@ -29,7 +29,7 @@ struct CatchTests {
 
   @Test func completionPassesWithoutCallingTheHandler() {
     let calls = Counter()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     Observable<Int, TestError>.of(1).catch { _ in
       calls.increment()
       return Observable<Int, TestError>.empty()
@@ -49,7 +49,7 @@ struct CatchTests {
   }
 
   @Test func catchAndReturnEmitsTheElementThenCompletes() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable<Int, TestError>.create { observer in
       observer.onNext(1)
       observer.onError(TestError("e"))
@@ -61,7 +61,7 @@ struct CatchTests {
   }
 
   @Test func replaceErrorEmitsTheElementThenCompletes() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable<Int, TestError>.error(TestError("e")).replaceError(with: -1)
       .subscribe { events.append($0) }
     #expect(events.values == [.next(-1), .completed])

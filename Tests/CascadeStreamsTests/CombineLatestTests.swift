@@ -7,7 +7,7 @@ struct CombineLatestTests {
   @Test func waitsForEverySourceThenEmitsOnEachValue() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<String, TestError>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = a.combineLatest(b) { "\($0)\($1)" }.subscribe { events.append($0) }
     a.onNext(1)
     a.onNext(2)
@@ -22,7 +22,7 @@ struct CombineLatestTests {
   @Test func completesWhenEverySourceHasCompleted() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = a.combineLatest(b, +).subscribe { events.append($0) }
     a.onNext(1)
     b.onNext(10)
@@ -37,7 +37,7 @@ struct CombineLatestTests {
   @Test func completesAtOnceWhenASourceCompletesWithoutAValue() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = a.combineLatest(b, +).subscribe { events.append($0) }
     a.onNext(1)
     b.onCompleted()
@@ -49,7 +49,7 @@ struct CombineLatestTests {
   @Test func failureOfOneSourceFailsAndDisposesTheOthers() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = a.combineLatest(b, +).subscribe { events.append($0) }
     a.onNext(1)
     b.onError(TestError("b"))
@@ -86,7 +86,7 @@ struct CombineLatestTests {
 
   @Test func arrayOfSources() {
     let sources = (0..<4).map { _ in PublishSubject<Int, Never>() }
-    let events = Recorder<Event<[Int], Never>>()
+    let events = Recorder<StreamEvent<[Int], Never>>()
     let subscription = Observable.combineLatest(sources.map { $0.asObservable() })
       .subscribe { events.append($0) }
     for (index, source) in sources.enumerated() { source.onNext(index) }
@@ -97,7 +97,7 @@ struct CombineLatestTests {
   }
 
   @Test func emptyArrayCompletesAtOnce() {
-    let events = Recorder<Event<[Int], Never>>()
+    let events = Recorder<StreamEvent<[Int], Never>>()
     Observable<Int, Never>.combineLatest([]).subscribe { events.append($0) }
     #expect(events.values == [.completed])
   }

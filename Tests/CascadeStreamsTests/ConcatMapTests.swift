@@ -8,7 +8,7 @@ struct ConcatMapTests {
     let outer = PublishSubject<Int, TestError>()
     let inners = (0..<3).map { _ in PublishSubject<String, TestError>() }
     let transformed = Recorder<Int>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = outer.concatMap { index in
       transformed.append(index)
       return inners[index]
@@ -44,7 +44,7 @@ struct ConcatMapTests {
     let outer = PublishSubject<Int, TestError>()
     let inner = PublishSubject<Int, TestError>()
     let transformed = Counter()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.concatMap { _ in
       transformed.increment()
       return inner

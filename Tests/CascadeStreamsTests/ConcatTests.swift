@@ -7,7 +7,7 @@ struct ConcatTests {
   @Test func subscribesTheNextSourceOnlyWhenThePreviousCompletes() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = Observable.concat(a.asObservable(), b.asObservable())
       .subscribe { events.append($0) }
     #expect(a.hasObservers && !b.hasObservers)
@@ -24,7 +24,7 @@ struct ConcatTests {
   @Test func failureEndsTheStreamWithoutSubscribingTheRest() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = a.concat(with: b).subscribe { events.append($0) }
     a.onNext(1)
     a.onError(TestError("a"))
@@ -46,13 +46,13 @@ struct ConcatTests {
   }
 
   @Test func concatWithAppendsTheOtherStream() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1, 2).concat(with: Observable.of(3)).subscribe { events.append($0) }
     #expect(events.values == [.next(1), .next(2), .next(3), .completed])
   }
 
   @Test func noSourcesCompletesAtOnce() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable<Int, Never>.concat([]).subscribe { events.append($0) }
     #expect(events.values == [.completed])
   }

@@ -6,7 +6,7 @@ import Testing
 struct ElementAtTests {
   @Test func emitsTheValueAtTheIndexThenCompletes() {
     let source = PublishSubject<String, TestError>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = source.element(at: 1).subscribe { events.append($0) }
     source.onNext("a")
     source.onNext("b")
@@ -17,7 +17,7 @@ struct ElementAtTests {
   }
 
   @Test func completesEmptyWhenTheSourceIsTooShort() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1, 2).element(at: 5).subscribe { events.append($0) }
     #expect(events.values == [.completed])
   }

@@ -6,7 +6,7 @@ import Testing
 struct FirstTests {
   @Test func emitsTheFirstValueAndDisposesUpstream() {
     let source = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.first().subscribe { events.append($0) }
     source.onNext(7)
     source.onNext(8)
@@ -16,13 +16,13 @@ struct FirstTests {
   }
 
   @Test func completesEmptyWhenTheSourceIsEmpty() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable<Int, Never>.empty().first().subscribe { events.append($0) }
     #expect(events.values == [.completed])
   }
 
   @Test func passesAFailure() {
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     Observable<Int, TestError>.error(TestError("e")).first().subscribe { events.append($0) }
     #expect(events.values == [.error(TestError("e"))])
   }

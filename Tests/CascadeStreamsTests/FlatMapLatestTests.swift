@@ -24,7 +24,7 @@ struct FlatMapLatestTests {
   @Test func aNewValueDisposesThePreviousInnerAndItsLateValuesAreIgnored() {
     let outer = PublishSubject<Int, TestError>()
     let inners = Inners()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.flatMapLatest { _ in inners.make() }
       .subscribe { events.append($0) }
     outer.onNext(1)
@@ -43,7 +43,7 @@ struct FlatMapLatestTests {
   @Test func completesOnceTheOuterAndTheCurrentInnerHaveCompleted() {
     let outer = PublishSubject<Int, TestError>()
     let inners = [PublishSubject<Int, TestError>(), PublishSubject<Int, TestError>()]
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.flatMapLatest { inners[$0] }.subscribe { events.append($0) }
     outer.onNext(0)
     outer.onNext(1)
@@ -57,7 +57,7 @@ struct FlatMapLatestTests {
 
   @Test func completesWithTheOuterWhenNoInnerIsActive() {
     let outer = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.flatMapLatest { Observable.just($0) }
       .subscribe { events.append($0) }
     outer.onNext(1)
@@ -69,7 +69,7 @@ struct FlatMapLatestTests {
   @Test func failureOfTheCurrentInnerFails() {
     let outer = PublishSubject<Int, TestError>()
     let inner = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.flatMapLatest { _ in inner }.subscribe { events.append($0) }
     outer.onNext(1)
     inner.onError(TestError("inner"))
@@ -81,7 +81,7 @@ struct FlatMapLatestTests {
   @Test func failureOfTheOuterFailsAndDisposesTheInner() {
     let outer = PublishSubject<Int, TestError>()
     let inners = Inners()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = outer.flatMapLatest { _ in inners.make() }
       .subscribe { events.append($0) }
     outer.onNext(1)

@@ -7,7 +7,7 @@ struct FlatMapTests {
   @Test func mergesTheInnerStreams() {
     let outer = PublishSubject<Int, TestError>()
     let inners = [PublishSubject<String, TestError>(), PublishSubject<String, TestError>()]
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = outer.flatMap { inners[$0] }.subscribe { events.append($0) }
     outer.onNext(0)
     inners[0].onNext("a")
@@ -22,7 +22,7 @@ struct FlatMapTests {
   @Test func completesOnceTheOuterAndEveryInnerHaveCompleted() {
     let outer = PublishSubject<Int, TestError>()
     let inners = [PublishSubject<String, TestError>(), PublishSubject<String, TestError>()]
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = outer.flatMap { inners[$0] }.subscribe { events.append($0) }
     outer.onNext(0)
     outer.onNext(1)
@@ -38,7 +38,7 @@ struct FlatMapTests {
   @Test func anInnerFailureFailsAndDisposesEverything() {
     let outer = PublishSubject<Int, TestError>()
     let inners = [PublishSubject<String, TestError>(), PublishSubject<String, TestError>()]
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = outer.flatMap { inners[$0] }.subscribe { events.append($0) }
     outer.onNext(0)
     outer.onNext(1)
@@ -49,7 +49,7 @@ struct FlatMapTests {
   }
 
   @Test func synchronousInners() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1, 2, 3).flatMap { Observable.of($0, $0 * 10) }.subscribe { events.append($0) }
     #expect(
       events.values == [.next(1), .next(10), .next(2), .next(20), .next(3), .next(30), .completed]

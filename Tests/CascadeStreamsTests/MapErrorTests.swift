@@ -9,7 +9,7 @@ struct MapErrorTests {
   }
 
   @Test func transformsTheFailure() {
-    let events = Recorder<Event<Int, AppError>>()
+    let events = Recorder<StreamEvent<Int, AppError>>()
     Observable<Int, TestError>.create { observer in
       observer.onNext(1)
       observer.onError(TestError("e"))
@@ -28,7 +28,7 @@ struct MapErrorTests {
   }
 
   @Test func setFailureTypeLetsInfallibleStreamsJoinFallibleOnes() {
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     Observable.just(1).setFailureType(to: TestError.self)
       .concat(with: Observable<Int, TestError>.error(TestError("e")))
       .subscribe { events.append($0) }

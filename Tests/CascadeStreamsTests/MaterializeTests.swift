@@ -5,7 +5,7 @@ import Testing
 @Suite(.checksResources)
 struct MaterializeTests {
   @Test func materializeTurnsEventsIntoValues() {
-    let events = Recorder<Event<Event<Int, TestError>, Never>>()
+    let events = Recorder<StreamEvent<StreamEvent<Int, TestError>, Never>>()
     Observable<Int, TestError>.create { observer in
       observer.onNext(1)
       observer.onError(TestError("e"))
@@ -17,14 +17,14 @@ struct MaterializeTests {
   }
 
   @Test func materializeTurnsCompletionIntoAValue() {
-    let events = Recorder<Event<Event<Int, Never>, Never>>()
+    let events = Recorder<StreamEvent<StreamEvent<Int, Never>, Never>>()
     Observable.of(1).materialize().subscribe { events.append($0) }
     #expect(events.values == [.next(.next(1)), .next(.completed), .completed])
   }
 
   @Test func dematerializeIsTheInverse() {
-    let source = PublishSubject<Event<Int, TestError>, Never>()
-    let events = Recorder<Event<Int, TestError>>()
+    let source = PublishSubject<StreamEvent<Int, TestError>, Never>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.dematerialize().subscribe { events.append($0) }
     source.onNext(.next(1))
     source.onNext(.error(TestError("e")))
@@ -35,7 +35,7 @@ struct MaterializeTests {
   }
 
   @Test func roundTrip() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1, 2).materialize().dematerialize().subscribe { events.append($0) }
     #expect(events.values == [.next(1), .next(2), .completed])
   }

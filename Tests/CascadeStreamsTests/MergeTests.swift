@@ -7,7 +7,7 @@ struct MergeTests {
   @Test func interleavesValuesInArrivalOrder() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = Observable.merge(a.asObservable(), b.asObservable())
       .subscribe { events.append($0) }
     a.onNext(1)
@@ -20,7 +20,7 @@ struct MergeTests {
   @Test func completesWhenEverySourceHasCompleted() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = a.merge(with: b).subscribe { events.append($0) }
     a.onNext(1)
     a.onCompleted()
@@ -34,7 +34,7 @@ struct MergeTests {
   @Test func firstFailureEndsTheStreamAndDisposesTheOtherSources() {
     let a = PublishSubject<Int, TestError>()
     let b = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = Observable.merge([a.asObservable(), b.asObservable()])
       .subscribe { events.append($0) }
     a.onError(TestError("a"))
@@ -45,14 +45,14 @@ struct MergeTests {
   }
 
   @Test func synchronousSourcesArePlayedInOrder() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.merge(Observable.of(1, 2), Observable.of(3))
       .subscribe { events.append($0) }
     #expect(events.values == [.next(1), .next(2), .next(3), .completed])
   }
 
   @Test func noSourcesCompletesAtOnce() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable<Int, Never>.merge([]).subscribe { events.append($0) }
     #expect(events.values == [.completed])
   }

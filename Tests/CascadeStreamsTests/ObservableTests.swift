@@ -7,7 +7,7 @@ struct ObservableTests {
   // AT-01: nothing after the terminal event, and the producer's teardown runs once.
   @Test func terminalIsFinal() {
     let teardowns = Counter()
-    let received = Recorder<Event<Int, TestError>>()
+    let received = Recorder<StreamEvent<Int, TestError>>()
     let stream = Observable<Int, TestError>.create { observer in
       observer.onNext(1)
       observer.onNext(2)

@@ -52,7 +52,7 @@ struct ObserveOnTests {
   @Test func disposeDropsQueuedEvents() {
     let scheduler = TestScheduler()
     let subject = PublishSubject<Int, Never>()
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = subject.observe(on: scheduler).subscribe(AnyObserver { received.append($0) })
     subject.onNext(1)
     subject.onCompleted()
@@ -66,7 +66,7 @@ struct ObserveOnTests {
   @Test func disposeFromTheCallbackStopsDelivery() {
     let scheduler = TestScheduler()
     let subject = PublishSubject<Int, Never>()
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = SingleAssignmentDisposable()
     subscription.setDisposable(
       subject.observe(on: scheduler).subscribe(

@@ -12,7 +12,7 @@ struct RetryTests {
       observer.onError(TestError("attempt \(attempt)"))
       return Disposables.empty
     }
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     source.retry(3).subscribe { events.append($0) }
     #expect(subscriptions.value == 3)
     #expect(events.values == [.next(1), .next(2), .next(3), .error(TestError("attempt 3"))])
@@ -29,7 +29,7 @@ struct RetryTests {
       }
       return Disposables.empty
     }
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     source.retry(5).subscribe { events.append($0) }
     #expect(subscriptions.value == 3)
     #expect(events.values == [.next("ok"), .completed])
@@ -42,7 +42,7 @@ struct RetryTests {
       observer.onError(TestError("e"))
       return Disposables.empty
     }
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     source.retry(1).subscribe { events.append($0) }
     #expect(subscriptions.value == 1)
     #expect(events.values == [.error(TestError("e"))])
@@ -50,7 +50,7 @@ struct RetryTests {
 
   @Test func retriesAnAsynchronousFailureAndDisposesTheFailedAttempt() {
     let source = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscriptions = Counter()
     let subscription = Observable.deferred {
       subscriptions.increment()
@@ -78,7 +78,7 @@ struct RetryTests {
       }
       return Disposables.empty
     }
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     source.retry().subscribe { events.append($0) }
     #expect(events.values == [.next(1_000), .completed])
   }

@@ -41,7 +41,7 @@ struct SchedulerConcurrencyTests {
   func observeOnDisposeIsABarrier(_ enqueued: Enqueued) {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.barrier")
     let subject = PublishSubject<Int, TestError>()
-    let received = Recorder<Event<Int, TestError>>()
+    let received = Recorder<StreamEvent<Int, TestError>>()
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let blocked = Atomic<Bool>(false)
@@ -105,7 +105,7 @@ struct SchedulerConcurrencyTests {
   @Test func observeOnDisposeOnTheDeliveryQueue() {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.on-queue")
     let subject = PublishSubject<Int, Never>()
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = subject.observe(on: scheduler).subscribe(AnyObserver { received.append($0) })
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
@@ -131,7 +131,7 @@ struct SchedulerConcurrencyTests {
   @Test func observeOnDisposeFromTheCallback() {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.callback")
     let subject = PublishSubject<Int, Never>()
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = SingleAssignmentDisposable()
     subscription.setDisposable(
       subject.observe(on: scheduler).subscribe(
@@ -262,7 +262,7 @@ struct SchedulerConcurrencyTests {
 
   @Test func debounceOnRealTimersKeepsOrderAndFlushes() {
     let subject = PublishSubject<Int, TestError>()
-    let received = Recorder<Event<Int, TestError>>()
+    let received = Recorder<StreamEvent<Int, TestError>>()
     let done = DispatchSemaphore(value: 0)
     let scheduler = ConcurrentDispatchQueueScheduler()
     let subscription =

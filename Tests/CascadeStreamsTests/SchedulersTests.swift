@@ -64,7 +64,7 @@ struct SchedulersTests {
   }
 
   @Test func timeOperatorsWorkOnAnImmediateScheduler() {
-    let received = Recorder<Event<Int, Never>>()
+    let received = Recorder<StreamEvent<Int, Never>>()
     Observable.from([1, 2, 3])
       .delay(.zero, scheduler: ImmediateScheduler.instance)
       .debounce(.zero, scheduler: ImmediateScheduler.instance)

@@ -18,7 +18,7 @@ struct ShareTests {
       }
     }
 
-    func send(_ event: Event<Int, TestError>) {
+    func send(_ event: StreamEvent<Int, TestError>) {
       for observer in observers.withLock({ $0 }) { observer.on(event) }
     }
   }
@@ -73,8 +73,8 @@ struct ShareTests {
   @Test func terminalEventReachesSubscribersAndALaterSubscriberReconnects() {
     let source = Source()
     let shared = source.stream.share(replay: 1)
-    let first = Recorder<Event<Int, TestError>>()
-    let second = Recorder<Event<Int, TestError>>()
+    let first = Recorder<StreamEvent<Int, TestError>>()
+    let second = Recorder<StreamEvent<Int, TestError>>()
     let a = shared.subscribe { first.append($0) }
     let b = shared.subscribe { second.append($0) }
     source.send(.next(1))
@@ -82,7 +82,7 @@ struct ShareTests {
     #expect(first.values == [.next(1), .completed])
     #expect(second.values == [.next(1), .completed])
     #expect(source.disposals.value == 1)
-    let third = Recorder<Event<Int, TestError>>()
+    let third = Recorder<StreamEvent<Int, TestError>>()
     let c = shared.subscribe { third.append($0) }
     #expect(source.subscriptions.value == 2)
     #expect(third.values.isEmpty)
@@ -98,8 +98,8 @@ struct ShareTests {
       return Observable.of(1, 2)
     }
     .share(replay: 1)
-    let first = Recorder<Event<Int, Never>>()
-    let second = Recorder<Event<Int, Never>>()
+    let first = Recorder<StreamEvent<Int, Never>>()
+    let second = Recorder<StreamEvent<Int, Never>>()
     shared.subscribe { first.append($0) }
     shared.subscribe { second.append($0) }
     #expect(first.values == [.next(1), .next(2), .completed])

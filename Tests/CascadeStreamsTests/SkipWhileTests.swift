@@ -6,7 +6,7 @@ import Testing
 struct SkipWhileTests {
   @Test func dropsValuesUntilThePredicateFailsOnce() {
     let checked = Recorder<Int>()
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1, 2, 5, 1, 7).skip(while: { value in
       checked.append(value)
       return value < 3
@@ -18,7 +18,7 @@ struct SkipWhileTests {
 
   @Test func failurePassesWhileSkipping() {
     let source = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.skip(while: { _ in true }).subscribe { events.append($0) }
     source.onNext(1)
     source.onError(TestError("e"))

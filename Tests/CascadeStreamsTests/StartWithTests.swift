@@ -5,7 +5,7 @@ import Testing
 @Suite(.checksResources)
 struct StartWithTests {
   @Test func emitsTheElementsFirst() {
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     Observable.of(3, 4).startWith(1, 2).subscribe { events.append($0) }
     #expect(events.values == [.next(1), .next(2), .next(3), .next(4), .completed])
   }

@@ -40,12 +40,12 @@ struct SubjectTests {
   // AT-01: a terminated subject delivers nothing more, and late subscribers get the terminal event.
   @Test func terminatedSubjectReplaysTerminalOnly() {
     let subject = BehaviorSubject<Int, TestError>(0)
-    let early = Recorder<Event<Int, TestError>>()
+    let early = Recorder<StreamEvent<Int, TestError>>()
     let subscription = subject.subscribe { early.append($0) }
     subject.onError(TestError("boom"))
     subject.onNext(1)
     subject.onCompleted()
-    let late = Recorder<Event<Int, TestError>>()
+    let late = Recorder<StreamEvent<Int, TestError>>()
     _ = subject.subscribe { late.append($0) }
     #expect(early.values == [.next(0), .error(TestError("boom"))])
     #expect(late.values == [.next(0), .error(TestError("boom"))])

@@ -6,7 +6,7 @@ import Testing
 struct TakeTests {
   @Test func emitsTheFirstValuesThenCompletesAndDisposesUpstream() {
     let source = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.take(2).subscribe { events.append($0) }
     source.onNext(1)
     source.onNext(2)
@@ -17,9 +17,9 @@ struct TakeTests {
   }
 
   @Test func terminalEventsBeforeTheCountPassThrough() {
-    let failed = Recorder<Event<Int, TestError>>()
+    let failed = Recorder<StreamEvent<Int, TestError>>()
     Observable<Int, TestError>.error(TestError("early")).take(2).subscribe { failed.append($0) }
-    let completed = Recorder<Event<Int, Never>>()
+    let completed = Recorder<StreamEvent<Int, Never>>()
     Observable.of(1).take(2).subscribe { completed.append($0) }
     #expect(failed.values == [.error(TestError("early"))])
     #expect(completed.values == [.next(1), .completed])
@@ -31,7 +31,7 @@ struct TakeTests {
       subscriptions.increment()
       return Disposables.empty
     }
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     source.take(0).subscribe { events.append($0) }
     #expect(events.values == [.completed])
     #expect(subscriptions.value == 0)
@@ -49,7 +49,7 @@ struct TakeTests {
       }
       return Disposables.create { teardowns.increment() }
     }
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     naturals.map { $0 * 2 }.take(3).subscribe { events.append($0) }
     #expect(events.values == [.next(0), .next(2), .next(4), .completed])
     #expect(produced.value == 3)

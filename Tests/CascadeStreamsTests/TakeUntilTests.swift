@@ -7,7 +7,7 @@ struct TakeUntilTests {
   @Test func completesWhenTheOtherStreamEmits() {
     let source = PublishSubject<Int, TestError>()
     let stop = PublishSubject<Void, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.take(until: stop).subscribe { events.append($0) }
     source.onNext(1)
     stop.onNext()
@@ -20,7 +20,7 @@ struct TakeUntilTests {
   @Test func completionOfTheOtherStreamChangesNothing() {
     let source = PublishSubject<Int, TestError>()
     let stop = PublishSubject<Void, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.take(until: stop).subscribe { events.append($0) }
     stop.onCompleted()
     source.onNext(1)
@@ -32,7 +32,7 @@ struct TakeUntilTests {
   @Test func failureOfTheOtherStreamFails() {
     let source = PublishSubject<Int, TestError>()
     let stop = PublishSubject<Void, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.take(until: stop).subscribe { events.append($0) }
     stop.onError(TestError("stop"))
     #expect(events.values == [.error(TestError("stop"))])
@@ -47,7 +47,7 @@ struct TakeUntilTests {
       observer.onNext(1)
       return Disposables.empty
     }
-    let events = Recorder<Event<Int, Never>>()
+    let events = Recorder<StreamEvent<Int, Never>>()
     source.take(until: Observable.just(())).subscribe { events.append($0) }
     #expect(events.values == [.completed])
     #expect(subscriptions.value == 0)

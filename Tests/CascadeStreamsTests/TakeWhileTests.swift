@@ -6,7 +6,7 @@ import Testing
 struct TakeWhileTests {
   @Test func completesAtTheFirstValueThatFailsThePredicate() {
     let source = PublishSubject<Int, TestError>()
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     let subscription = source.take(while: { $0 < 3 }).subscribe { events.append($0) }
     source.onNext(1)
     source.onNext(2)
@@ -18,7 +18,7 @@ struct TakeWhileTests {
   }
 
   @Test func passesTerminalEvents() {
-    let events = Recorder<Event<Int, TestError>>()
+    let events = Recorder<StreamEvent<Int, TestError>>()
     Observable<Int, TestError>.error(TestError("e")).take(while: { _ in true })
       .subscribe { events.append($0) }
     #expect(events.values == [.error(TestError("e"))])

@@ -7,7 +7,7 @@ struct WithLatestFromTests {
   @Test func dropsValuesBeforeTheOtherStreamEmitted() {
     let source = PublishSubject<Int, TestError>()
     let other = PublishSubject<String, TestError>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = source.withLatestFrom(other) { "\($0)\($1)" }
       .subscribe { events.append($0) }
     source.onNext(1)
@@ -23,7 +23,7 @@ struct WithLatestFromTests {
   @Test func completesWithTheSourceNotWithTheOtherStream() {
     let source = PublishSubject<Int, TestError>()
     let other = PublishSubject<String, TestError>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = source.withLatestFrom(other).subscribe { events.append($0) }
     other.onNext("a")
     other.onCompleted()
@@ -36,7 +36,7 @@ struct WithLatestFromTests {
   @Test func failureOfTheOtherStreamFails() {
     let source = PublishSubject<Int, TestError>()
     let other = PublishSubject<String, TestError>()
-    let events = Recorder<Event<String, TestError>>()
+    let events = Recorder<StreamEvent<String, TestError>>()
     let subscription = source.withLatestFrom(other).subscribe { events.append($0) }
     other.onError(TestError("other"))
     source.onNext(1)

@@ -238,7 +238,7 @@ struct TestSchedulerTests {
 
   /// Ticks every 2 s from 1 s; each tick `n` echoes `n × 0.5 s` later; completes 3 s after the
   /// fifth tick, which cancels the periodic work and the echoes still pending.
-  private func timeline() -> [Recorded<Event<String, Never>>] {
+  private func timeline() -> [Recorded<StreamEvent<String, Never>>] {
     let scheduler = TestScheduler()
     let observer = scheduler.createObserver(String.self)
     let stream = Observable<String, Never>.create { observer in

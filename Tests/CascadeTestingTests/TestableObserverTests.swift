@@ -71,7 +71,7 @@ struct TestableObserverTests {
 
   @Test func mismatchedSubscriptionsAreReported() {
     let scheduler = TestScheduler()
-    let source = scheduler.createHotObservable([Recorded<Event<Int, Never>>]())
+    let source = scheduler.createHotObservable([Recorded<StreamEvent<Int, Never>>]())
     let subscription = source.subscribe(scheduler.createObserver(Int.self))
     scheduler.advance(by: .seconds(3))
     subscription.dispose()
@@ -85,8 +85,8 @@ struct TestableObserverTests {
   }
 
   @Test func recordedValuesPrintReadably() {
-    let next: Recorded<Event<Int, TestError>> = .next(.seconds(1), 5)
-    let error: Recorded<Event<Int, TestError>> = .error(.milliseconds(1_500), TestError("boom"))
+    let next: Recorded<StreamEvent<Int, TestError>> = .next(.seconds(1), 5)
+    let error: Recorded<StreamEvent<Int, TestError>> = .error(.milliseconds(1_500), TestError("boom"))
     #expect(next.description == "1.0 seconds: next(5)")
     #expect(error.description == "1.5 seconds: error(boom)")
     #expect(

@@ -15,7 +15,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   package let lock = Lock()
   package let lifetime = Lifetime()
   // Guarded by `lock`: the outbox of `enqueueEvent(_:)` and whether a thread drains it.
-  private var pending = FIFO<Event<Element, Failure>>()
+  private var pending = FIFO<StreamEvent<Element, Failure>>()
   private var delivering = false
   private var stopped = false
 
@@ -30,14 +30,14 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
 
   /// An observer that delivers into `handler` and carries this sink's lifetime.
   package final func observer<E: Sendable, F: Error>(
-    _ handler: @escaping @Sendable (Event<E, F>) -> Void
+    _ handler: @escaping @Sendable (StreamEvent<E, F>) -> Void
   ) -> AnyObserver<E, F> {
     AnyObserver(handler, lifetime: lifetime)
   }
 
   /// Forwards `event` downstream unless disposed; a terminal event disposes the sink afterwards.
   @inline(__always)
-  package final func forward(_ event: Event<Element, Failure>) {
+  package final func forward(_ event: StreamEvent<Element, Failure>) {
     guard !isDisposed else { return }
     if event.isTerminal {
       forwardTerminal(event)
@@ -50,7 +50,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   }
 
   /// Forwards a terminal event, claiming the sink first so that no other thread forwards after it.
-  package final func forwardTerminal(_ event: Event<Element, Failure>) {
+  package final func forwardTerminal(_ event: StreamEvent<Element, Failure>) {
     guard lifetime.end() else { return }
     downstream.on(event)
     release()
@@ -63,7 +63,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   /// event. A call made while another event is being delivered is appended to an unbounded FIFO
   /// and delivered, in order, by the thread already delivering once its callout returns; the
   /// caller does not wait, so no lock is ever held across a callout and senders cannot deadlock.
-  package final func serialize(_ event: Event<Element, Failure>) {
+  package final func serialize(_ event: StreamEvent<Element, Failure>) {
     lock.withLock { enqueueEvent(event) }
     drainEvents()
   }
@@ -76,7 +76,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   /// deliveries keep the order of the decisions.
   ///
   /// - Precondition: `lock` is held.
-  package final func enqueueEvent(_ event: Event<Element, Failure>) {
+  package final func enqueueEvent(_ event: StreamEvent<Element, Failure>) {
     guard !stopped, !isDisposed else { return }
     if event.isTerminal { stopped = true }
     pending.append(event)

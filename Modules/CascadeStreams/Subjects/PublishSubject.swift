@@ -24,7 +24,7 @@ public final class PublishSubject<Element: Sendable, Failure: Error>: Observable
 
   /// Sends `event` to every current subscriber.
   @inlinable
-  public func on(_ event: Event<Element, Failure>) { core.on(event) }
+  public func on(_ event: StreamEvent<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer` to events sent from now on.
   @inlinable
@@ -65,7 +65,7 @@ public final class BehaviorSubject<Element: Sendable, Failure: Error>: Observabl
 
   /// Sends `event` to every subscriber; a value becomes the current value.
   @inlinable
-  public func on(_ event: Event<Element, Failure>) { core.on(event) }
+  public func on(_ event: StreamEvent<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer`, which first receives the current value.
   @inlinable
@@ -94,7 +94,7 @@ public final class ReplaySubject<Element: Sendable, Failure: Error>: ObservableT
 
   /// Sends `event` to every subscriber and records values for replay.
   @inlinable
-  public func on(_ event: Event<Element, Failure>) { core.on(event) }
+  public func on(_ event: StreamEvent<Element, Failure>) { core.on(event) }
 
   /// Subscribes `observer`, which first receives the buffered values.
   @inlinable

@@ -20,7 +20,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     @usableFromInline let observer: AnyObserver<Element, Failure>
     @usableFromInline let lifetime = Lifetime()
     @usableFromInline var isReplaying = true
-    @usableFromInline var replayBuffer: [Event<Element, Failure>] = []
+    @usableFromInline var replayBuffer: [StreamEvent<Element, Failure>] = []
 
     init(_ observer: AnyObserver<Element, Failure>) {
       self.observer = observer
@@ -33,7 +33,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     }
 
     @inlinable
-    func deliver(_ event: Event<Element, Failure>) {
+    func deliver(_ event: StreamEvent<Element, Failure>) {
       guard !lifetime.hasEnded else { return }
       observer.on(event)
     }
@@ -46,8 +46,8 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     @usableFromInline var replayingCount = 0
     @usableFromInline var buffer = FIFO<Element>()
     @usableFromInline var last: Element?
-    @usableFromInline var terminal: Event<Element, Failure>?
-    @usableFromInline var queue = FIFO<Event<Element, Failure>>()
+    @usableFromInline var terminal: StreamEvent<Element, Failure>?
+    @usableFromInline var queue = FIFO<StreamEvent<Element, Failure>>()
     @usableFromInline var emitting = false
 
     @usableFromInline init() {}
@@ -68,14 +68,14 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   var latest: Element? { storage.withLock { $0.last } }
 
-  var terminalEvent: Event<Element, Failure>? { storage.withLock { $0.terminal } }
+  var terminalEvent: StreamEvent<Element, Failure>? { storage.withLock { $0.terminal } }
 
   var hasObservers: Bool { storage.withLock { !$0.registrations.isEmpty } }
 
   // MARK: Sending
 
   @inlinable
-  func on(_ event: Event<Element, Failure>) {
+  func on(_ event: StreamEvent<Element, Failure>) {
     let lock = storage.lock
     let state = storage.unsafeValue
     lock.lock()
@@ -107,7 +107,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   /// now; observers still replaying get it in their own buffer instead. Called with the lock held.
   @inlinable
   static func prepare(
-    _ event: Event<Element, Failure>,
+    _ event: StreamEvent<Element, Failure>,
     in state: inout State,
     capacity: Int
   ) -> [Registration]? {
@@ -140,7 +140,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   func subscribe(_ observer: AnyObserver<Element, Failure>) -> any Disposable {
     let registration = Registration(observer)
     let (replay, terminal) = storage.withLock { state in
-      var replay: [Event<Element, Failure>] = []
+      var replay: [StreamEvent<Element, Failure>] = []
       var copy = state.buffer
       while let element = copy.popFirst() { replay.append(.next(element)) }
       if state.terminal == nil {
@@ -163,7 +163,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     while true {
       for event in pending { registration.deliver(event) }
       if pending.last?.isTerminal == true { sawTerminal = true }
-      let more = storage.withLock { state -> [Event<Element, Failure>]? in
+      let more = storage.withLock { state -> [StreamEvent<Element, Failure>]? in
         guard registration.isReplaying else { return nil }
         if registration.replayBuffer.isEmpty {
           registration.isReplaying = false

@@ -11,7 +11,7 @@ extension TestScheduler {
   /// ])
   /// ```
   func timeline<Element, Failure>(
-    _ events: [Recorded<Event<Element, Failure>>]
+    _ events: [Recorded<StreamEvent<Element, Failure>>]
   ) -> Observable<Element, Failure> {
     Observable.create { observer in
       let scheduled = CompositeDisposable()

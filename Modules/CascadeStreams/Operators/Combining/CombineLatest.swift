@@ -165,14 +165,14 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
     guard !isDisposed else { return }
     upstream.insert(
       source.subscribe(
-        observer { [self] (event: Event<Source.Element, Failure>) in
+        observer { [self] (event: StreamEvent<Source.Element, Failure>) in
           receive(event.map { $0 as any Sendable }, at: index)
         }
       )
     )
   }
 
-  private func receive(_ event: Event<any Sendable, Failure>, at index: Int) {
+  private func receive(_ event: StreamEvent<any Sendable, Failure>, at index: Int) {
     lock.lock()
     guard !stopped else {
       lock.unlock()

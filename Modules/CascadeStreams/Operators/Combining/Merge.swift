@@ -99,7 +99,7 @@ package final class MergeSink<Element: Sendable, Failure: Error>: Sink<Element, 
     guard let key = upstream.insert(subscription) else { return }
     subscription.setDisposable(
       inner.subscribe(
-        observer { [self] (event: Event<Element, Failure>) in
+        observer { [self] (event: StreamEvent<Element, Failure>) in
           if case .completed = event {
             upstream.remove(for: key)
             sourceCompleted()

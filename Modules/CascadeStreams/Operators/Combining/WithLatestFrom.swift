@@ -79,7 +79,7 @@ package final class WithLatestFromSink<
   {
     upstream.insert(
       other.subscribe(
-        observer { [self] (event: Event<Other, Failure>) in
+        observer { [self] (event: StreamEvent<Other, Failure>) in
           switch event {
           case .next(let value): lock.withLock { latest = value }
           case .error(let failure): serialize(.error(failure))
@@ -91,7 +91,7 @@ package final class WithLatestFromSink<
     guard !isDisposed else { return }
     upstream.insert(
       source.subscribe(
-        observer { [self] (event: Event<Element, Failure>) in
+        observer { [self] (event: StreamEvent<Element, Failure>) in
           switch event {
           case .next(let element):
             guard let value = lock.withLock({ latest }) else { return }

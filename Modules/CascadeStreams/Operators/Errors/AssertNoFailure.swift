@@ -18,7 +18,7 @@ extension ObservableType {
     Observable(unchecked: { observer in
       self.subscribe(
         AnyObserver(
-          { (event: Event<Element, Failure>) in
+          { (event: StreamEvent<Element, Failure>) in
             switch event {
             case .next(let element): observer.on(.next(element))
             case .completed: observer.on(.completed)

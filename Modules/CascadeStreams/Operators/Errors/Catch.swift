@@ -18,7 +18,7 @@ extension ObservableType {
       let sink = CatchSink(downstream: observer)
       sink.upstream.insert(
         self.subscribe(
-          sink.observer { (event: Event<Element, Failure>) in
+          sink.observer { (event: StreamEvent<Element, Failure>) in
             switch event {
             case .next(let element):
               sink.forward(.next(element))

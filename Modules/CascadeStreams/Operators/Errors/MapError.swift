@@ -13,7 +13,7 @@ extension ObservableType {
     Observable(unchecked: { observer in
       self.subscribe(
         AnyObserver(
-          { (event: Event<Element, Failure>) in observer.on(event.mapError(transform)) },
+          { (event: StreamEvent<Element, Failure>) in observer.on(event.mapError(transform)) },
           lifetime: observer.lifetime
         )
       )
@@ -49,7 +49,7 @@ extension ObservableType where Failure == Never {
     Observable(unchecked: { observer in
       self.subscribe(
         AnyObserver(
-          { (event: Event<Element, Never>) in
+          { (event: StreamEvent<Element, Never>) in
             switch event {
             case .next(let element): observer.on(.next(element))
             case .completed: observer.on(.completed)

@@ -81,7 +81,7 @@ package final class RetrySink<Source: ObservableType>: Sink<Source.Element, Sour
       current.replace(with: subscription)
       subscription.setDisposable(
         source.subscribe(
-          observer { [self] (event: Event<Source.Element, Source.Failure>) in
+          observer { [self] (event: StreamEvent<Source.Element, Source.Failure>) in
             guard case .error(let failure) = event else { return forward(event) }
             let retry = lock.withLock { attempts < maxAttempts }
             if retry && !isDisposed {

@@ -11,7 +11,7 @@ extension ObservableType {
     Observable(unchecked: { observer in
       self.subscribe(
         AnyObserver(
-          { (event: Event<Element, Failure>) in
+          { (event: StreamEvent<Element, Failure>) in
             if !event.isTerminal { return }
             observer.on(event)
           },

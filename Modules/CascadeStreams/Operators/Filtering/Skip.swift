@@ -33,7 +33,7 @@ package final class SkipSink<Element: Sendable, Failure: Error>: Sink<Element, F
     super.init(downstream: downstream)
   }
 
-  func on(_ event: Event<Element, Failure>) {
+  func on(_ event: StreamEvent<Element, Failure>) {
     if case .next = event, remaining > 0 {
       remaining -= 1
       return

@@ -39,7 +39,7 @@ package final class SkipWhileSink<Element: Sendable, Failure: Error>: Sink<Eleme
     super.init(downstream: downstream)
   }
 
-  func on(_ event: Event<Element, Failure>) {
+  func on(_ event: StreamEvent<Element, Failure>) {
     if skipping, case .next(let element) = event {
       guard !predicate(element) else { return }
       skipping = false

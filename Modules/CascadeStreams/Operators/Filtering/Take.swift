@@ -42,7 +42,7 @@ package final class TakeSink<Element: Sendable, Failure: Error>: Sink<Element, F
     super.init(downstream: downstream)
   }
 
-  func on(_ event: Event<Element, Failure>) {
+  func on(_ event: StreamEvent<Element, Failure>) {
     guard case .next = event else { return forward(event) }
     guard remaining > 0 else { return }
     remaining -= 1

@@ -17,7 +17,7 @@ extension ObservableType {
       let sink = TakeUntilSink(downstream: observer)
       sink.upstream.insert(
         other.subscribe(
-          sink.observer { (event: Event<Other.Element, Failure>) in
+          sink.observer { (event: StreamEvent<Other.Element, Failure>) in
             switch event {
             case .next: sink.serialize(.completed)
             case .error(let failure): sink.serialize(.error(failure))

@@ -17,7 +17,7 @@ extension ObservableType {
       let sink = TakeWhileSink(downstream: observer)
       sink.upstream.insert(
         self.subscribe(
-          sink.observer { (event: Event<Element, Failure>) in
+          sink.observer { (event: StreamEvent<Element, Failure>) in
             if case .next(let element) = event, !predicate(element) {
               sink.forwardTerminal(.completed)
             } else {

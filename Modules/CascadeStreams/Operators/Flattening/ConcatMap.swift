@@ -58,7 +58,7 @@ package final class ConcatMapSink<SourceElement: Sendable, Inner: ObservableType
     upstream.insert(outer)
     outer.setDisposable(
       source.subscribe(
-        observer { [self] (event: Event<SourceElement, Inner.Failure>) in
+        observer { [self] (event: StreamEvent<SourceElement, Inner.Failure>) in
           switch event {
           case .next(let element):
             lock.withLock { queue.append(element) }
@@ -107,7 +107,7 @@ package final class ConcatMapSink<SourceElement: Sendable, Inner: ObservableType
       current.replace(with: subscription)
       subscription.setDisposable(
         inner.subscribe(
-          observer { [self] (event: Event<Inner.Element, Inner.Failure>) in
+          observer { [self] (event: StreamEvent<Inner.Element, Inner.Failure>) in
             if case .completed = event {
               lock.withLock { innerActive = false }
               subscribeNext()

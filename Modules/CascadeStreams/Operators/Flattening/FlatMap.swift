@@ -21,7 +21,7 @@ extension ObservableType {
       sink.upstream.insert(outer)
       outer.setDisposable(
         self.subscribe(
-          sink.observer { (event: Event<Element, Failure>) in
+          sink.observer { (event: StreamEvent<Element, Failure>) in
             switch event {
             case .next(let element):
               let inner = transform(element)

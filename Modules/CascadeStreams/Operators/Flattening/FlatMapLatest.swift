@@ -43,7 +43,7 @@ extension ObservableType where Element: ObservableType, Element.Failure == Failu
 /// inner stream that sent it (`nil` for the outer stream's own terminal events).
 struct SwitchItem<Element: Sendable, Failure: Error> {
   let generation: Int?
-  let event: Event<Element, Failure>
+  let event: StreamEvent<Element, Failure>
 }
 
 /// The subscription behind `flatMapLatest`: one current inner subscription, tagged with a
@@ -76,7 +76,7 @@ final class SwitchSink<SourceElement: Sendable, Inner: ObservableType>:
     upstream.insert(outer)
     outer.setDisposable(
       source.subscribe(
-        observer { [self] (event: Event<SourceElement, Inner.Failure>) in
+        observer { [self] (event: StreamEvent<SourceElement, Inner.Failure>) in
           switch event {
           case .next(let element):
             switchTo(transform(element))
@@ -104,14 +104,14 @@ final class SwitchSink<SourceElement: Sendable, Inner: ObservableType>:
     current.replace(with: subscription)  // disposes the previous inner subscription
     subscription.setDisposable(
       inner.subscribe(
-        observer { [self] (event: Event<Inner.Element, Inner.Failure>) in
+        observer { [self] (event: StreamEvent<Inner.Element, Inner.Failure>) in
           innerEvent(event, generation: mine)
         }
       )
     )
   }
 
-  private func innerEvent(_ event: Event<Inner.Element, Inner.Failure>, generation mine: Int) {
+  private func innerEvent(_ event: StreamEvent<Inner.Element, Inner.Failure>, generation mine: Int) {
     lock.lock()
     guard generation == mine else {
       lock.unlock()

@@ -76,7 +76,7 @@ final class ShareState<Source: ObservableType>: @unchecked Sendable {
       connection.subscription.setDisposable(
         source.subscribe(
           AnyObserver(
-            { [self] (event: Event<Element, Failure>) in
+            { [self] (event: StreamEvent<Element, Failure>) in
               if event.isTerminal { terminated(connection) }
               connection.subject.on(event)
               if event.isTerminal { connection.subscription.dispose() }

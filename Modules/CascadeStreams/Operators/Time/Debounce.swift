@@ -51,7 +51,7 @@ private final class DebounceSink<Element: Sendable, Failure: Error>:
     return self
   }
 
-  private func on(_ event: Event<Element, Failure>) {
+  private func on(_ event: StreamEvent<Element, Failure>) {
     switch event {
     case .next(let element):
       let current = lock.withLock {

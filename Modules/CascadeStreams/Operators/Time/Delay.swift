@@ -35,7 +35,7 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
   // Safety: `waiting` is guarded by `lock`; the rest is immutable.
   private let dueTime: Duration
   private let scheduler: any Scheduler
-  private var waiting = FIFO<Event<Element, Failure>>()
+  private var waiting = FIFO<StreamEvent<Element, Failure>>()
 
   init(downstream: AnyObserver<Element, Failure>, dueTime: Duration, scheduler: any Scheduler) {
     self.dueTime = dueTime
@@ -49,7 +49,7 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
     return self
   }
 
-  private func on(_ event: Event<Element, Failure>) {
+  private func on(_ event: StreamEvent<Element, Failure>) {
     if case .error = event {
       lock.withLock {
         waiting.removeAll()

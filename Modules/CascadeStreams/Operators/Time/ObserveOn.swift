@@ -37,7 +37,7 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
   // from the upstream's events, which never overlap; the rest is immutable.
   private let scheduler: any Scheduler
   private let drainItem = SerialDisposable()
-  private var queue = FIFO<Event<Element, Failure>>()
+  private var queue = FIFO<StreamEvent<Element, Failure>>()
   private var drainScheduled = false
 
   init(downstream: AnyObserver<Element, Failure>, scheduler: any Scheduler) {
@@ -52,7 +52,7 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
     return self
   }
 
-  private func on(_ event: Event<Element, Failure>) {
+  private func on(_ event: StreamEvent<Element, Failure>) {
     let schedule = lock.withLock { () -> Bool in
       guard !isDisposed else { return false }
       queue.append(event)

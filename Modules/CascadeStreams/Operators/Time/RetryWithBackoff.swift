@@ -89,7 +89,7 @@ private final class BackoffRetrySink<Source: ObservableType>:
     subscription.setDisposable(source.subscribe(observer { [self] in on($0) }))
   }
 
-  private func on(_ event: Event<Source.Element, Source.Failure>) {
+  private func on(_ event: StreamEvent<Source.Element, Source.Failure>) {
     guard case .error(let failure) = event else {
       forward(event)
       return

@@ -77,7 +77,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
     case kept(armTimerAfter: Duration?)
   }
 
-  private func on(_ event: Event<Element, Failure>) {
+  private func on(_ event: StreamEvent<Element, Failure>) {
     switch event {
     case .next(let element):
       let now = scheduler.now

@@ -115,7 +115,7 @@ private final class TimeoutSink<Element: Sendable, Failure: Error>:
     timer.replace(with: scheduler.schedule(after: dueTime) { [self] in fire(expected) })
   }
 
-  private func onSource(_ event: Event<Element, Failure>) {
+  private func onSource(_ event: StreamEvent<Element, Failure>) {
     let current = lock.withLock { () -> Int? in
       guard !switched else { return nil }
       generation &+= 1

@@ -113,7 +113,7 @@ public enum Streams: Sendable {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Input, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
       case .next(let element): downstream.on(.next(transform(element)))
       case .error(let failure): downstream.on(.error(failure))
@@ -157,7 +157,7 @@ public enum Streams: Sendable {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Input, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
       case .next(let element):
         if let output = transform(element) { downstream.on(.next(output)) }
@@ -204,7 +204,7 @@ public enum Streams: Sendable {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Downstream.Element, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
       if case .next(let element) = event, !isIncluded(element) { return }
       downstream.on(event)
     }
@@ -264,7 +264,7 @@ public enum Streams: Sendable {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Input, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
       case .next(let element):
         accumulator = accumulate(accumulator, element)
@@ -318,7 +318,7 @@ public enum Streams: Sendable {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Downstream.Element, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
       if case .next(let element) = event {
         if let previous, isDuplicate(previous, element) { return }
         previous = element

@@ -123,7 +123,7 @@ extension Streams {
     @inlinable var lifetime: Lifetime? { downstream.lifetime }
 
     @inlinable
-    func on(_ event: Event<Downstream.Element, Downstream.Failure>) {
+    func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
       switch event {
       case .next(let element): onNext?(element)
       case .error(let failure): onError?(failure)

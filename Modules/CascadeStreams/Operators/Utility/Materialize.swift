@@ -5,11 +5,11 @@ extension ObservableType {
   /// ```swift
   /// api.load().materialize()  // next(.next(data)), next(.completed), completed
   /// ```
-  public func materialize() -> Observable<Event<Element, Failure>, Never> {
+  public func materialize() -> Observable<StreamEvent<Element, Failure>, Never> {
     Observable(unchecked: { observer in
       self.subscribe(
         AnyObserver(
-          { (event: Event<Element, Failure>) in
+          { (event: StreamEvent<Element, Failure>) in
             observer.on(.next(event))
             if event.isTerminal { observer.on(.completed) }
           },
@@ -32,12 +32,12 @@ extension ObservableType where Failure == Never {
   /// ```
   public func dematerialize<Value: Sendable, ValueFailure: Error>()
     -> Observable<Value, ValueFailure>
-  where Element == Event<Value, ValueFailure> {
+  where Element == StreamEvent<Value, ValueFailure> {
     Observable(unchecked: { observer in
       let sink = DematerializeSink(downstream: observer)
       sink.upstream.insert(
         self.subscribe(
-          sink.observer { (event: Event<Event<Value, ValueFailure>, Never>) in
+          sink.observer { (event: StreamEvent<StreamEvent<Value, ValueFailure>, Never>) in
             switch event {
             case .next(let inner): sink.forward(inner)
             case .completed: sink.forward(.completed)

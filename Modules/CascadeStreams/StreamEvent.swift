@@ -2,7 +2,7 @@
 ///
 /// A stream's events follow the grammar `next* (error | completed)?`: any number of values,
 /// then at most one terminal event, after which nothing more is delivered.
-public enum Event<Element: Sendable, Failure: Error>: Sendable {
+public enum StreamEvent<Element: Sendable, Failure: Error>: Sendable {
   /// A value.
   case next(Element)
   /// Termination with a failure.
@@ -33,7 +33,7 @@ public enum Event<Element: Sendable, Failure: Error>: Sendable {
 
   /// Transforms the value of a ``next(_:)`` event, keeping terminal events.
   @inlinable
-  public func map<T: Sendable>(_ transform: (Element) throws(Failure) -> T) -> Event<T, Failure> {
+  public func map<T: Sendable>(_ transform: (Element) throws(Failure) -> T) -> StreamEvent<T, Failure> {
     switch self {
     case .next(let element):
       do { return .next(try transform(element)) } catch { return .error(error) }
@@ -44,7 +44,7 @@ public enum Event<Element: Sendable, Failure: Error>: Sendable {
 
   /// Transforms the failure of an ``error(_:)`` event, keeping the others.
   @inlinable
-  public func mapError<F: Error>(_ transform: (Failure) -> F) -> Event<Element, F> {
+  public func mapError<F: Error>(_ transform: (Failure) -> F) -> StreamEvent<Element, F> {
     switch self {
     case .next(let element): return .next(element)
     case .error(let failure): return .error(transform(failure))
@@ -53,9 +53,9 @@ public enum Event<Element: Sendable, Failure: Error>: Sendable {
   }
 }
 
-extension Event: Equatable where Element: Equatable, Failure: Equatable {}
+extension StreamEvent: Equatable where Element: Equatable, Failure: Equatable {}
 
-extension Event: CustomStringConvertible {
+extension StreamEvent: CustomStringConvertible {
   /// A short description such as `next(1)`, `error(...)` or `completed`.
   public var description: String {
     switch self {

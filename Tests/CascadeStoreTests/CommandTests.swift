@@ -1,0 +1,136 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+@Suite(.checksResources)
+struct CommandTests {
+  struct Weather: State {
+    var location: String?
+    var forecast: String?
+    var log: [String] = []
+
+    mutating func react(to event: any Event) {
+      switch event {
+      case let located as Located: location = located.place
+      case let forecasted as Forecasted: forecast = forecasted.text
+      case let note as Note: log.append(note.text)
+      default: break
+      }
+    }
+  }
+
+  struct Located: Event { var place: String }
+  struct Forecasted: Event { var text: String }
+  struct Note: Event { var text: String }
+
+  /// Runs only once a location is known.
+  struct GetWeather: Command {
+    func canExecute(state: Weather) -> Bool { state.location != nil }
+    var expiration: Duration { .seconds(5) }
+    func execute(state: Weather, core: Core<Weather>) {
+      core.fire(event: Forecasted(text: "sunny in \(state.location ?? "?")"))
+    }
+    func didExpire(state: Weather, core: Core<Weather>) {
+      core.fire(event: Note(text: "weather expired"))
+    }
+  }
+
+  @Test func commandRunsWithStateAndFiresEvents() {
+    let core = Core(state: Weather(location: "Oslo"))
+    core.fire(command: GetWeather())
+    #expect(core.state.forecast == "sunny in Oslo")
+  }
+
+  // Deferred command: parked until the state allows it, then run after the input that allows it.
+  @Test func parkedCommandRunsWhenStateAllows() {
+    let core = Core(state: Weather(), scheduler: TestScheduler())
+    core.fire(command: GetWeather())
+    #expect(core.parkedCommandCount == 1)
+    #expect(core.state.forecast == nil)
+    core.fire(event: Located(place: "Lima"))
+    #expect(core.state.forecast == "sunny in Lima")
+    #expect(core.parkedCommandCount == 0)
+  }
+
+  // Deferred command expiry on virtual time: it expires on the store's clock, with no further
+  // input arriving, and calls didExpire instead of execute.
+  @Test func parkedCommandExpiresOnTheStoreClock() {
+    let scheduler = TestScheduler()
+    let core = Core(state: Weather(), scheduler: scheduler)
+    core.fire(command: GetWeather())
+    scheduler.advance(by: .seconds(4))
+    #expect(core.parkedCommandCount == 1)
+    scheduler.advance(by: .seconds(1))
+    #expect(core.parkedCommandCount == 0)
+    #expect(core.state.log == ["weather expired"])
+    core.fire(event: Located(place: "Lima"))
+    #expect(core.state.forecast == nil)
+  }
+
+  // AT-24: cancel-by-id is a barrier: the effect's output scheduled for t=2 never arrives when
+  // cancel is processed at t=1.
+  @Test func cancelByIDIsABarrier() async throws {
+    let scheduler = TestScheduler()
+    let store = Store<[String], String>(initialState: [], scheduler: scheduler) { log, action in
+      log.append(action)
+    }
+    store.run(id: "load") { _, store in
+      try await scheduler.sleep(for: .seconds(2))
+      store.send("loaded")
+    }
+    try await scheduler.waitForPendingItems(1)
+    await scheduler.advance(by: .seconds(1))
+    store.cancel(id: "load")
+    await scheduler.run()
+    await store.settle()
+    #expect(store.state == [])
+    #expect(await eventually { store.commandsInFlight == 0 })
+  }
+
+  // AT-25 / AT-26: only the latest search's result is used, even when an earlier search had
+  // already queued its result when it was cancelled.
+  @Test func latestSearchWins() async throws {
+    let scheduler = TestScheduler()
+    let store = Store<[String], String>(initialState: [], scheduler: scheduler) { log, action in
+      log.append(action)
+    }
+    let delays: [String: Int] = ["a": 3, "ab": 2, "abc": 1]
+    for query in ["a", "ab", "abc"] {
+      store.run(id: "search", cancelInFlight: true) { _, store in
+        try await scheduler.sleep(for: .seconds(delays[query]!))
+        store.send("results for \(query)")
+      }
+    }
+    await scheduler.run()
+    #expect(await eventually { store.commandsInFlight == 0 })
+    await store.settle()
+    #expect(store.state == ["results for abc"])
+  }
+
+  // AT-30: a pending command cancelled by id never starts; the running one completes.
+  @Test func pendingCommandCanBeCancelled() async throws {
+    let scheduler = TestScheduler()
+    let store = Store<[String], String>(initialState: [], scheduler: scheduler) { log, action in
+      log.append(action)
+    }
+    store.run(id: "first") { _, store in
+      try await scheduler.sleep(for: .seconds(1))
+      store.send("first done")
+    }
+    store.fire(command: AfterFirst(), id: "second")
+    #expect(store.parkedCommandCount == 1)
+    store.cancel(id: "second")
+    #expect(store.parkedCommandCount == 0)
+    try await scheduler.waitForPendingItems(1)
+    await scheduler.advance(by: .seconds(1))
+    #expect(await eventually { store.commandsInFlight == 0 })
+    await store.settle()
+    #expect(store.state == ["first done"])
+  }
+
+  struct AfterFirst: Command {
+    func canExecute(state: [String]) -> Bool { state.contains("first done") }
+    func execute(state: [String], core: Store<[String], String>) { core.send("second ran") }
+  }
+}

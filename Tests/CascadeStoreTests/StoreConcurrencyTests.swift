@@ -1,0 +1,199 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTesting
+import Dispatch
+import Synchronization
+import Testing
+
+@Suite(.checksResources)
+struct StoreConcurrencyTests {
+  /// A counter whose reducer detects overlapping reductions.
+  static func detectingCounter(overlaps: Counter) -> Store<Int, Int> {
+    let inside = Atomic<Int>(0)
+    return Store(initialState: 0) { count, amount in
+      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
+      count += amount
+      inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+  }
+
+  // AT-10: 16 threads × 1,000 increments, 3 subscribers: nothing lost or duplicated, the reducer
+  // never overlaps, each subscriber sees a strictly increasing sequence ending at 16,000.
+  @Test func noLostOrDuplicatedActions() {
+    let overlaps = Counter()
+    let store = Self.detectingCounter(overlaps: overlaps)
+    let violations = Counter()
+    let lasts = LockedValue([Int](repeating: -1, count: 3))
+    let subscriptions = (0..<3).map { index in
+      store.subscribe(on: .synchronous) { count in
+        let increasing = lasts.withLock { last -> Bool in
+          defer { last[index] = count }
+          return count > last[index]
+        }
+        if !increasing { violations.increment() }
+      }
+    }
+    let finished = runOnThreads(16) { _ in
+      for _ in 0..<1_000 { store.send(1) }
+    }
+    #expect(finished)
+    #expect(store.state == 16_000)
+    #expect(overlaps.value == 0)
+    #expect(violations.value == 0)
+    #expect(lasts.withLock { $0 } == [16_000, 16_000, 16_000])
+    for subscription in subscriptions { subscription.dispose() }
+  }
+
+  // AT-11 and the 8 × 10,000: each producer's actions are reduced in the order it sent
+  // them, and nothing is lost.
+  @Test func perProducerOrderIsKept() {
+    let threads = 8
+    let perThread = 10_000
+    struct Log: Sendable {
+      var next = [Int](repeating: 0, count: 8)
+      var outOfOrder = 0
+      var total = 0
+    }
+    let store = Store<Log, (thread: Int, index: Int)>(initialState: Log()) { log, action in
+      if log.next[action.thread] != action.index { log.outOfOrder += 1 }
+      log.next[action.thread] = action.index + 1
+      log.total += 1
+    }
+    let finished = runOnThreads(threads) { thread in
+      for index in 0..<perThread { store.send((thread, index)) }
+    }
+    #expect(finished)
+    #expect(store.state.outOfOrder == 0)
+    #expect(store.state.total == threads * perThread)
+    #expect(store.state.next == [Int](repeating: perThread, count: threads))
+  }
+
+  // AT-12: subscribers delivered on other queues observe a subsequence of the reduce log, in
+  // order, ending with the final state.
+  @Test func subscribersObserveReduceOrder() async {
+    let store = Store<Int, Int>(initialState: 0) { count, _ in count += 1 }
+    let queues = (0..<3).map { SerialDispatchQueueScheduler(label: "subscriber-\($0)") }
+    let seen = (0..<4).map { _ in Recorder<Int>() }
+    var subscriptions = queues.enumerated().map { index, queue in
+      store.subscribe(on: .scheduler(queue)) { seen[index].append($0) }
+    }
+    subscriptions.append(store.subscribe(on: .synchronous) { seen[3].append($0) })
+    let finished = runOnThreads(4) { _ in
+      for _ in 0..<2_000 { store.send(1) }
+    }
+    #expect(finished)
+    #expect(await eventually { seen.allSatisfy { $0.values.last == 8_000 } })
+    for recorder in seen {
+      let values = recorder.values
+      #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+    }
+    for subscription in subscriptions { subscription.dispose() }
+  }
+
+  // AT-13: a subscribe racing a dispatch never misses the update: the subscriber's last value is
+  // the state after the action.
+  @Test func subscribeRacingDispatchNeverMissesTheUpdate() {
+    var misses = 0
+    for _ in 0..<1_000 {
+      let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+      let last = LockedValue(-1)
+      let subscription = LockedValue<(any Disposable)?>(nil)
+      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+        if index == 0 {
+          store.send(1)
+        } else {
+          let disposable = store.subscribe(on: .synchronous) { value in last.withLock { $0 = value } }
+          subscription.withLock { $0 = disposable }
+        }
+      }
+      #expect(finished)
+      if last.withLock({ $0 }) != store.state { misses += 1 }
+      subscription.withLock { $0?.dispose() }
+    }
+    #expect(misses == 0)
+  }
+
+  // AT-14: a background thread dispatching while the "main" producer dispatches: serialized,
+  // per-producer order kept, the state correct, no crash.
+  @Test func offThreadDispatchIsSerialized() async {
+    let store = Store<[Int], Int>(initialState: []) { log, value in log.append(value) }
+    await MainActor.run {
+      DispatchQueue.global().async {
+        for value in 1_000..<2_000 { store.send(value) }
+      }
+      for value in 0..<1_000 { store.send(value) }
+    }
+    #expect(await eventually { store.state.count == 2_000 })
+    let log = store.state
+    #expect(log.filter { $0 < 1_000 } == Array(0..<1_000))
+    #expect(log.filter { $0 >= 1_000 } == Array(1_000..<2_000))
+  }
+
+  // AT-15: four threads reading `state` while another dispatches 10,000 actions: every value
+  // read is one the store published (here: consistent pairs), and TSan reports nothing.
+  @Test func readingStateWhileDispatchingIsRaceFree() {
+    struct Pair: Sendable {
+      var a = 0
+      var b = 0
+    }
+    let store = Store<Pair, Void>(initialState: Pair()) { pair, _ in
+      pair.a += 1
+      pair.b += 1
+    }
+    let torn = Counter()
+    let done = Atomic<Bool>(false)
+    let finished = runOnThreads(5) { index in
+      if index == 0 {
+        for _ in 0..<10_000 { store.send(()) }
+        done.store(true, ordering: .releasing)
+      } else {
+        while !done.load(ordering: .acquiring) {
+          let pair = store.state
+          if pair.a != pair.b { torn.increment() }
+        }
+      }
+    }
+    #expect(finished)
+    #expect(torn.value == 0)
+    #expect(store.state.a == 10_000)
+  }
+
+  // The queue isolation: sends return at once, processing is serial on the store's queue.
+  @Test func queueIsolationProcessesInOrderOffTheCaller() async {
+    let overlaps = Counter()
+    let inside = Atomic<Int>(0)
+    let store = Store<[Int], Int>(
+      initialState: [],
+      isolation: .serialQueue(label: "store")
+    ) { log, value in
+      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
+      log.append(value)
+      inside.subtract(1, ordering: .acquiringAndReleasing)
+    }
+    let finished = runOnThreads(4) { thread in
+      for index in 0..<500 { store.send(thread * 1_000 + index) }
+    }
+    #expect(finished)
+    await store.settle()
+    let log = store.state
+    #expect(log.count == 2_000)
+    #expect(overlaps.value == 0)
+    for thread in 0..<4 {
+      #expect(log.filter { $0 / 1_000 == thread } == Array(thread * 1_000..<thread * 1_000 + 500))
+    }
+  }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; for work finishing on other threads.
+func eventually(
+  timeout: Duration = .seconds(10),
+  _ condition: @Sendable () -> Bool
+) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  while clock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return condition()
+}
