@@ -1,0 +1,181 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+@Suite(.checksResources)
+struct StoreLifecycleTests {
+  // AT-31 and AT-39: releasing the store ends a never-ending command and a stream-driven one
+  // (their cancel handlers run), and weak probes to the store and its subscriptions are nil.
+  @Test func releasingTheStoreCancelsCommandsAndLeaksNothing() async {
+    let cancelled = Counter()
+    let subject = PublishSubject<Int, Never>()
+    var store: Store<Int, Int>? = Store(initialState: 0) { count, amount in count += amount }
+    weak let weakStore = store
+    store?.run("forever") { _, _ in
+      await withTaskCancellationHandler {
+        while !Task.isCancelled { await Task.yield() }
+      } onCancel: {
+        cancelled.increment()
+      }
+    }
+    store?.run("stream") { _, store in
+      await withTaskCancellationHandler {
+        for await value in subject.values { store.send(value) }
+      } onCancel: {
+        cancelled.increment()
+      }
+    }
+    let subscription = store?.subscribe(on: .synchronous) { _ in }
+    let probe = store!
+    #expect(await eventually { probe.commandsInFlight == 2 })
+    _ = consume probe
+    store = nil
+    #expect(weakStore == nil)
+    #expect(await eventually { cancelled.value == 2 })
+    subscription?.dispose()
+  }
+
+  // AT-32: an input sent by a command after the store is gone is dropped, with a diagnostic
+  // naming the input and the command.
+  @Test func lateInputIsDroppedAndNamed() async throws {
+    let diagnostics = Recorder<String>()
+    let scheduler = TestScheduler()
+    var store: Store<[String], String>? = Store(
+      initialState: [],
+      scheduler: scheduler,
+      diagnostics: { diagnostics.append($0.description) }
+    ) { log, action in log.append(action) }
+    let escaped = LockedValue<Store<[String], String>?>(nil)
+    store?.run("Escaper") { _, store in escaped.withLock { $0 = store } }
+    #expect(await eventually { escaped.withLock { $0 } != nil })
+    store = nil
+    escaped.withLock { $0?.send("late") }
+    #expect(
+      diagnostics.values
+        == ["Input late arrived after the store stopped accepting inputs and was dropped"]
+    )
+    escaped.withLock { $0 = nil }
+  }
+
+  // AT-34: a command that sends one action and then throws: the action is applied, later
+  // actions are processed, and the error is surfaced.
+  @Test func failingCommandDoesNotKillTheStore() async {
+    struct Boom: Error {}
+    let diagnostics = Recorder<String>()
+    let store = Store<[String], String>(
+      initialState: [],
+      diagnostics: { diagnostics.append($0.description) }
+    ) { log, action in log.append(action) }
+    store.run("Failing") { _, store in
+      store.send("before failure")
+      throw Boom()
+    }
+    #expect(await eventually { store.commandsInFlight == 0 })
+    store.send("after")
+    #expect(store.state == ["before failure", "after"])
+    #expect(diagnostics.values == ["Command Failing failed: Boom()"])
+  }
+
+  // AT-35: cancellation is not failure: a cancelled command reports nothing.
+  @Test func cancellationIsNotFailure() async throws {
+    let diagnostics = Recorder<String>()
+    let scheduler = TestScheduler()
+    let store = Store<[String], String>(
+      initialState: [],
+      scheduler: scheduler,
+      diagnostics: { diagnostics.append($0.description) }
+    ) { log, action in log.append(action) }
+    store.run("Sleeper", id: 1) { _, store in
+      do {
+        try await scheduler.sleep(for: .seconds(10))
+      } catch {
+        store.send("error handler ran")
+        throw error
+      }
+    }
+    try await scheduler.waitForPendingItems(1)
+    store.cancel(id: 1)
+    #expect(await eventually { store.commandsInFlight == 0 })
+    await store.settle()
+    #expect(store.state == [])
+    #expect(diagnostics.values == [])
+  }
+
+  // AT-29: 10,000 commands over 100 ids, cancels from many threads: all end, the registries
+  // are empty, nothing leaks (the suite's resource check).
+  @Test func cancellationStormLeavesNothingBehind() async {
+    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+    for index in 0..<10_000 {
+      store.run(id: index % 100) { _, store in
+        try await Task.sleep(for: .seconds(60))
+        store.send(1)
+      }
+    }
+    let finished = runOnThreads(4) { thread in
+      for id in stride(from: thread, to: 100, by: 4) { store.cancel(id: id) }
+    }
+    #expect(finished)
+    #expect(await eventually { store.commandsInFlight == 0 })
+    await store.settle()
+    #expect(store.state == 0)
+    #expect(store.parkedCommandCount == 0)
+  }
+
+  // Graceful shutdown: commands finish (their inputs still processed), then nothing more is
+  // accepted or delivered.
+  @Test func shutdownLettingCommandsFinish() async {
+    let store = Store<[String], String>(
+      initialState: [],
+      diagnostics: { _ in }
+    ) { log, action in log.append(action) }
+    let delivered = Recorder<[String]>()
+    let subscription = store.subscribe(on: .synchronous) { delivered.append($0) }
+    store.run { _, store in
+      try await Task.sleep(for: .milliseconds(20))
+      store.send("from command")
+    }
+    await store.shutdown(cancellingCommands: false)
+    #expect(store.state == ["from command"])
+    #expect(store.isShutDown)
+    store.send("after shutdown")
+    #expect(store.state == ["from command"])
+    #expect(delivered.values == [[], ["from command"]])
+    subscription.dispose()
+  }
+
+  @Test func shutdownCancellingCommands() async {
+    let store = Store<[String], String>(
+      initialState: [],
+      diagnostics: { _ in }
+    ) { log, action in log.append(action) }
+    let cancelled = Counter()
+    store.run { _, store in
+      await withTaskCancellationHandler {
+        try? await Task.sleep(for: .seconds(60))
+      } onCancel: {
+        cancelled.increment()
+      }
+      store.send("too late")
+    }
+    #expect(await eventually { store.commandsInFlight == 1 })
+    await store.shutdown()
+    #expect(cancelled.value == 1)
+    #expect(store.state == [])
+    #expect(store.commandsInFlight == 0)
+  }
+
+  // The states stream completes when the store shuts down.
+  @Test func statesCompleteOnShutdown() async {
+    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+    let task = Task {
+      var seen: [Int] = []
+      for await value in store.states.values { seen.append(value) }
+      return seen
+    }
+    #expect(await eventually { store.subscriptionCount == 1 })
+    store.send(1)
+    await store.shutdown()
+    #expect(await task.value == [0, 1])
+  }
+}

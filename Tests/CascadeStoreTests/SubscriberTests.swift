@@ -1,0 +1,92 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTesting
+import Testing
+
+@Suite(.checksResources)
+struct SubscriberTests {
+  struct Counter: State {
+    var count = 0
+    mutating func react(to event: any Event) {
+      if event is Bump { count += 1 }
+    }
+  }
+
+  struct Bump: Event {}
+
+  @MainActor
+  final class Label: CascadeStore.Subscriber {
+    var texts: [String] = []
+    func update(with state: Counter) {
+      MainActor.assertIsolated()
+      texts.append("\(state.count)")
+    }
+  }
+
+  @MainActor
+  final class LevelOnly: CascadeStore.Subscriber {
+    var levels: [Int] = []
+    func update(with state: Int) { levels.append(state) }
+  }
+
+  // The seed's subscriber: the current state on add, each update on the main actor, and
+  // synchronously when the event is fired on the main actor.
+  @Test @MainActor func subscriberReceivesUpdatesSynchronouslyOnMain() {
+    let core = Core(state: Counter())
+    let label = Label()
+    core.add(subscriber: label)
+    #expect(label.texts == ["0"])
+    core.fire(event: Bump())
+    #expect(label.texts == ["0", "1"])
+    core.remove(subscriber: label)
+    core.fire(event: Bump())
+    #expect(label.texts == ["0", "1"])
+    #expect(core.subscriptionCount == 0)
+  }
+
+  // The selector is applied to every update (the seed's PR "Use the selector").
+  @Test @MainActor func selectorIsApplied() {
+    let core = Core(state: Counter())
+    let subscriber = LevelOnly()
+    core.add(subscriber: subscriber, selector: { $0.count * 10 })
+    core.fire(event: Bump())
+    #expect(subscriber.levels == [0, 10])
+    core.remove(subscriber: subscriber)
+  }
+
+  // Updates fired from a background thread arrive on the main actor.
+  @Test @MainActor func backgroundEventsAreDeliveredOnMain() async {
+    let core = Core(state: Counter())
+    let label = Label()
+    core.add(subscriber: label)
+    await Task.detached { core.fire(event: Bump()) }.value
+    #expect(await eventually { @MainActor in label.texts == ["0", "1"] })
+    core.remove(subscriber: label)
+  }
+
+  // AT-38: a subscriber released without unsubscribing is not retained, not notified, and the
+  // live subscription count drops by the next dispatch.
+  @Test @MainActor func subscribersAreHeldWeakly() {
+    let core = Core(state: Counter())
+    var label: Label? = Label()
+    weak let weakLabel = label
+    core.add(subscriber: label!)
+    #expect(core.subscriptionCount == 1)
+    label = nil
+    #expect(weakLabel == nil)
+    core.fire(event: Bump())
+    #expect(core.subscriptionCount == 0)
+  }
+}
+
+/// Polls `condition` on the main actor until it holds or 10 s pass.
+@MainActor
+func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: .seconds(10))
+  while clock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return condition()
+}
