@@ -11,6 +11,9 @@ public enum StoreIsolation: Sendable {
   case callerThread
   /// On a serial dispatch queue of the store's own; `send` enqueues and returns at once.
   case queue(DispatchQueue)
+  /// On the main queue (the main actor's executor): synchronously when sent from the main
+  /// queue, otherwise enqueued there. ``MainStore`` uses it.
+  case mainQueue
 
   /// A new serial queue with `label`.
   public static func serialQueue(label: String, qos: DispatchQoS = .default) -> StoreIsolation {

@@ -124,21 +124,25 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       lock.unlock()
       return
     }
+    let queue: DispatchQueue?
     switch isolation {
-    case .callerThread:
-      shared.pointee.processing = true
-      processingThread.store(me, ordering: .relaxed)
-      lock.unlock()
-      process(work)
-      drain()
-    case .queue(let queue):
-      shared.pointee.processing = true
+    case .callerThread: queue = nil
+    case .queue(let own): queue = own
+    case .mainQueue: queue = MainScheduler.isOnMainQueue ? nil : .main
+    }
+    shared.pointee.processing = true
+    if let queue {
       shared.pointee.queue.append(work)
       lock.unlock()
       queue.async { [self] in
         processingThread.store(currentThreadIdentity(), ordering: .relaxed)
         drain()
       }
+    } else {
+      processingThread.store(me, ordering: .relaxed)
+      lock.unlock()
+      process(work)
+      drain()
     }
   }
 

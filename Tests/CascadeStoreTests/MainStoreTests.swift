@@ -1,0 +1,47 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTesting
+import Observation
+import Testing
+
+@Suite(.checksResources)
+@MainActor
+struct MainStoreTests {
+  @Test func sendOnMainIsSynchronous() {
+    let store = MainStore(initialState: 0) { (count: inout Int, amount: Int) in count += amount }
+    var seen: [Int] = []
+    let subscription = store.subscribe { seen.append($0) }
+    store.send(2)
+    #expect(store.state == 2)
+    #expect(seen == [0, 2])
+    subscription.dispose()
+  }
+
+  // Sends from a command on another thread are processed on the main actor.
+  @Test func commandSendsAreHoppedToMain() async {
+    let store = MainStore(initialState: [String]()) { (log: inout [String], entry: String) in
+      MainActor.assertIsolated()
+      log.append(entry)
+    }
+    store.run { _, store in
+      await Task.detached { store.send("from background") }.value
+    }
+    #expect(await eventually { @MainActor in store.state == ["from background"] })
+  }
+
+  // The Observation adapter: a selection observable with withObservationTracking.
+  @Test func observedSelectionNotifiesObservers() async {
+    let store = Store(initialState: 0) { (count: inout Int, amount: Int) in count += amount }
+    let model = store.observe { $0 * 10 }
+    #expect(model.value == 0)
+    let changed = Counter()
+    withObservationTracking {
+      _ = model.value
+    } onChange: {
+      changed.increment()
+    }
+    store.send(1)
+    #expect(changed.value == 1)
+    #expect(model.value == 10)
+  }
+}
