@@ -43,7 +43,7 @@ extension Store {
         observer.onCompleted()
         return Disposables.empty
       }
-      let box = SubscriptionBox(
+      let box = SubscriptionBox<State>.make(
         select: select,
         isDuplicate: isDuplicate,
         delivery: .synchronous,

@@ -11,6 +11,7 @@ extension Store {
   ///     was processed there).
   ///   - handler: Receives each state.
   /// - Returns: A disposable that ends the subscription.
+  @inlinable
   @discardableResult
   public func subscribe(
     on delivery: Delivery = .main,
@@ -27,6 +28,7 @@ extension Store {
   ///   - isDuplicate: Skips a selection equal to the previous one; `nil` delivers every one.
   ///   - delivery: Where `handler` runs.
   ///   - handler: Receives each selection.
+  @inlinable
   @discardableResult
   public func subscribe<Selected: Sendable>(
     select: @escaping @Sendable (State) -> Selected,
@@ -34,7 +36,7 @@ extension Store {
     on delivery: Delivery = .main,
     _ handler: @escaping @Sendable (Selected) -> Void
   ) -> any Disposable {
-    let box = SubscriptionBox(
+    let box = SubscriptionBox<State>.make(
       select: select,
       isDuplicate: isDuplicate,
       delivery: delivery,
@@ -50,6 +52,7 @@ extension Store {
   /// ```swift
   /// store.subscribe(select: \.player.level) { level in print("level", level) }
   /// ```
+  @inlinable
   @discardableResult
   public func subscribe<Selected: Sendable & Equatable>(
     select: @escaping @Sendable (State) -> Selected,
@@ -72,7 +75,7 @@ extension Store {
     selector: @escaping @Sendable (State) -> S.StoreState
   ) {
     let reference = WeakReference(subscriber)
-    let box = SubscriptionBox(
+    let box = SubscriptionBox<State>.make(
       select: selector,
       isDuplicate: nil,
       delivery: .main,

@@ -36,10 +36,10 @@ public import CascadeStreams
 /// ``shutdown(cancellingCommands:)`` does it gracefully. Commands receive a handle that does not
 /// keep the store alive; inputs sent through it afterwards are dropped with a diagnostic.
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
-  let engine: StoreEngine<State, Action>
+  @usableFromInline let engine: StoreEngine<State, Action>
   private let ownsEngine: Bool
   /// The command task this handle was given to, whose inputs are dropped if it is cancelled.
-  private let origin: Int?
+  @usableFromInline let origin: Int?
 
   /// Creates a store with a reducer over typed actions.
   ///
@@ -93,11 +93,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Sends an action. It is processed before `send` returns if no other thread is processing
   /// (with ``StoreIsolation/callerThread``), otherwise queued.
+  @inlinable
   public func send(_ action: Action) {
     engine.submit(.action(action, origin: origin))
   }
 
   /// Sends an action: ReSwift's name for ``send(_:)``.
+  @inlinable
   public func dispatch(_ action: Action) {
     send(action)
   }
@@ -214,6 +216,7 @@ extension Store where Action == any Event, State: CascadeStore.State {
   }
 
   /// Fires an event: the seed's name for ``send(_:)``.
+  @inlinable
   public func fire(event: any Event) {
     send(event)
   }

@@ -1,6 +1,7 @@
 import CascadeStreams
 
 /// A fired command, type-erased: a ``Command`` or an ``AsyncCommand``.
+@usableFromInline
 struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
   enum Work: Sendable {
     case sync(@Sendable (State, Store<State, Action>) -> Void)
@@ -46,6 +47,7 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
 }
 
 /// A command waiting for the state to allow it.
+@usableFromInline
 struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
   let command: CommandBox<State, Action>
   let deadline: SchedulerInstant
@@ -57,6 +59,7 @@ enum CommandOrigin {
 }
 
 /// The id of a cancellable command.
+@usableFromInline
 struct CommandID: Hashable, @unchecked Sendable {
   // Safety: only built from `Sendable` values (see `init`), which AnyHashable wraps unchanged.
   let base: AnyHashable

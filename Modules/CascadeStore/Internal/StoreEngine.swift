@@ -1,8 +1,8 @@
-import CascadeMiddleware
-import CascadeStreams
-import Dispatch
+public import CascadeMiddleware
+public import CascadeStreams
+public import Dispatch
 import IssueReporting
-import Synchronization
+public import Synchronization
 
 /// The machinery behind ``Store``: the state, the queue of inputs, the subscriptions and the
 /// commands in flight.
@@ -14,20 +14,22 @@ import Synchronization
 /// sent meanwhile by any thread are appended to the FIFO (unbounded; nothing is dropped before
 /// shutdown) and the sender returns.
 ///
-/// **Locking.** `storage.lock` guards the shared state. The reducer runs with it held: that is
+/// **Locking.** The lock of `storage` guards the shared state. The reducer runs with it held: that is
 /// what lets it mutate the state in place while other threads read `state` consistently — the
 /// one piece of user code that runs under the lock, which is why it must be pure; a send from
 /// inside it is detected (by thread identity, without taking the lock) and queued by the
 /// reentrancy policy. Middlewares, subscribers and commands run with no lock held. The
 /// processing thread reads the state without the lock between reductions: it is the only
 /// writer, and other threads only read.
+@usableFromInline
 final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
   // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
+  @usableFromInline
   enum Work {
     /// An input; `origin` is the task of the asynchronous command that sent it, if any.
     case action(Action, origin: Int?)
-    case subscribe(AnySubscriptionBox<State>)
+    case subscribe(SubscriptionBox<State>)
     case command(CommandBox<State, Action>)
     case expireCommands
     case cancel(CommandID)
@@ -35,36 +37,43 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case forget(Int)
   }
 
+  @usableFromInline
   struct Shared {
-    var state: State
-    var queue = FIFO<Work>()
-    var processing = false
-    var accepting = true
-    var closed = false
-    var subscriptions: [AnySubscriptionBox<State>] = []
-    var sequence: UInt64 = 0
-    var parked: [ParkedCommand<State, Action>] = []
-    var tasks: [Int: Task<Void, Never>] = [:]
-    var taskKeys: [Int: CommandID] = [:]
-    var nextTaskID = 1
+    @usableFromInline init(state: State) {
+      self.state = state
+    }
+
+    @usableFromInline var state: State
+    @usableFromInline var queue = FIFO<Work>()
+    @usableFromInline var processing = false
+    @usableFromInline var accepting = true
+    @usableFromInline var closed = false
+    @usableFromInline var subscriptions: [SubscriptionBox<State>] = []
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var parked: [ParkedCommand<State, Action>] = []
+    @usableFromInline var tasks: [Int: Task<Void, Never>] = [:]
+    @usableFromInline var taskKeys: [Int: CommandID] = [:]
+    @usableFromInline var nextTaskID = 1
     /// Tasks cancelled by id whose queued inputs must be dropped; touched only while processing.
-    var cancelledOrigins: Set<Int> = []
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var current: String?
+    @usableFromInline var cancelledOrigins: Set<Int> = []
+    @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    @usableFromInline var current: String?
   }
 
-  let storage: LockedValue<Shared>
-  let reducer: @Sendable (inout State, Action) -> Void
-  let middlewares: MiddlewareStack<Action, State>
-  let scheduler: any Scheduler
-  let isolation: StoreIsolation
-  let reentrancy: ReentrancyPolicy
-  let diagnostics: @Sendable (StoreDiagnostic) -> Void
+  @usableFromInline let storage: LockedValue<Shared>
+  @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
+  @usableFromInline let middlewares: MiddlewareStack<Action, State>
+  /// Whether there is any middleware (checked on every input without touching the array).
+  @usableFromInline let hasMiddlewares: Bool
+  @usableFromInline let scheduler: any Scheduler
+  @usableFromInline let isolation: StoreIsolation
+  @usableFromInline let reentrancy: ReentrancyPolicy
+  @usableFromInline let diagnostics: @Sendable (StoreDiagnostic) -> Void
   let timers = CompositeDisposable()
   /// The identity of the thread holding the processing token, or 0.
-  let processingThread = Atomic<UInt>(0)
+  @usableFromInline let processingThread = Atomic<UInt>(0)
   /// Whether the processing thread is inside the reducer (and so holds the lock).
-  let reducing = Atomic<Bool>(false)
+  @usableFromInline let reducing = Atomic<Bool>(false)
 
   init(
     state: State,
@@ -78,6 +87,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     storage = LockedValue(Shared(state: state))
     self.reducer = reducer
     self.middlewares = MiddlewareStack(middlewares)
+    hasMiddlewares = !middlewares.isEmpty
     self.scheduler = scheduler
     self.isolation = isolation
     self.reentrancy = reentrancy
@@ -105,23 +115,23 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   // MARK: - Submitting work
 
   /// Submits `work`, processing it now if no one else is processing.
-  func submit(_ work: Work, from store: @autoclosure () -> String? = nil) {
+  @inlinable
+  func submit(_ work: Work) {
     let me = currentThreadIdentity()
     if processingThread.load(ordering: .relaxed) == me {
       submitReentrant(work)
       return
     }
-    let lock = storage.lock
     let shared = storage.unsafeValue
-    lock.lock()
+    storage.lock()
     guard shared.pointee.accepting || Self.isInternal(work) else {
-      lock.unlock()
+      storage.unlock()
       dropLate(work)
       return
     }
     if shared.pointee.processing {
       shared.pointee.queue.append(work)
-      lock.unlock()
+      storage.unlock()
       return
     }
     let queue: DispatchQueue?
@@ -133,20 +143,21 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     shared.pointee.processing = true
     if let queue {
       shared.pointee.queue.append(work)
-      lock.unlock()
+      storage.unlock()
       queue.async { [self] in
         processingThread.store(currentThreadIdentity(), ordering: .relaxed)
         drain()
       }
     } else {
       processingThread.store(me, ordering: .relaxed)
-      lock.unlock()
+      storage.unlock()
       process(work)
       drain()
     }
   }
 
-  private static func isInternal(_ work: Work) -> Bool {
+  @inlinable
+  static func isInternal(_ work: Work) -> Bool {
     switch work {
     case .expireCommands, .forget: true
     default: false
@@ -154,7 +165,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   /// Work sent from inside the store's own processing, on the processing thread.
-  private func submitReentrant(_ work: Work) {
+  @usableFromInline
+  func submitReentrant(_ work: Work) {
     if case .action(let action, _) = work, reentrancy != .queue {
       let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
       let rejected = reentrancy == .reject
@@ -177,35 +189,37 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
-  private func dropLate(_ work: Work) {
+  @usableFromInline
+  func dropLate(_ work: Work) {
     if case .action(let action, _) = work {
       diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
     }
   }
 
   /// Processes queued work until the queue is empty, then gives up the processing token.
-  private func drain() {
-    let lock = storage.lock
+  @inlinable
+  func drain() {
     let shared = storage.unsafeValue
     while true {
-      lock.lock()
+      storage.lock()
       guard !shared.pointee.closed, let next = shared.pointee.queue.popFirst() else {
         shared.pointee.processing = false
         processingThread.store(0, ordering: .relaxed)
         let waiters = shared.pointee.idleWaiters
         shared.pointee.idleWaiters = []
-        lock.unlock()
+        storage.unlock()
         for waiter in waiters { waiter.resume() }
         return
       }
-      lock.unlock()
+      storage.unlock()
       process(next)
     }
   }
 
   // MARK: - Processing (on the thread holding the processing token)
 
-  private func process(_ work: Work) {
+  @inlinable
+  func process(_ work: Work) {
     switch work {
     case .action(let action, let origin):
       if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
@@ -218,12 +232,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
-  private func reduce(_ input: Action) {
-    let lock = storage.lock
+  @inlinable
+  func reduce(_ input: Action) {
     let shared = storage.unsafeValue
     var action = input
     var stateBefore: State?
-    if !middlewares.isEmpty {
+    if hasMiddlewares {
       guard let intercepted = middlewares.intercept(action, state: shared.pointee.state) else {
         return
       }
@@ -231,9 +245,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       if middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
     }
     let description = reentrancy == .queue ? nil : "\(action)"
-    lock.lock()
+    storage.lock()
     if shared.pointee.closed {
-      lock.unlock()
+      storage.unlock()
       return
     }
     if description != nil { shared.pointee.current = description }
@@ -244,9 +258,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let sequence = shared.pointee.sequence
     let subscriptions = shared.pointee.subscriptions
     let hasParked = !shared.pointee.parked.isEmpty
-    lock.unlock()
+    storage.unlock()
 
-    if !middlewares.isEmpty {
+    if hasMiddlewares {
       let record = MiddlewareRecord(
         input: action,
         stateBefore: stateBefore,
@@ -261,7 +275,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if hasParked { runParkedCommands() }
   }
 
-  private func notify(_ subscriptions: [AnySubscriptionBox<State>]) {
+  @inlinable
+  func notify(_ subscriptions: [SubscriptionBox<State>]) {
     guard !subscriptions.isEmpty else { return }
     let shared = storage.unsafeValue
     var orphans = false
@@ -283,7 +298,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
-  private func attach(_ box: AnySubscriptionBox<State>) {
+  @usableFromInline
+  func attach(_ box: SubscriptionBox<State>) {
     let attached = storage.withLock { shared -> Bool in
       guard !shared.closed, box.isActive else { return false }
       shared.subscriptions.append(box)
@@ -292,7 +308,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if attached { box.notifyInitial(storage.unsafeValue.pointee.state) }
   }
 
-  func detach(_ box: AnySubscriptionBox<State>) {
+  @usableFromInline
+  func detach(_ box: SubscriptionBox<State>) {
     guard box.cancel() else { return }
     storage.withLock { shared in
       shared.subscriptions.removeAll { $0 === box }
@@ -301,8 +318,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   /// Ends every subscription serving `owner`.
   func detach(owner: ObjectIdentifier) {
-    let removed = storage.withLock { shared -> [AnySubscriptionBox<State>] in
-      var removed: [AnySubscriptionBox<State>] = []
+    let removed = storage.withLock { shared -> [SubscriptionBox<State>] in
+      var removed: [SubscriptionBox<State>] = []
       shared.subscriptions.removeAll { box in
         guard box.owner == owner else { return false }
         removed.append(box)
@@ -319,11 +336,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   var handle: Store<State, Action> { Store(engine: self, origin: nil) }
 
+  @usableFromInline
   var dispatcher: MiddlewareDispatcher<Action> {
     MiddlewareDispatcher { [weak self] action in self?.submit(.action(action, origin: nil)) }
   }
 
-  private func run(_ command: CommandBox<State, Action>) {
+  @usableFromInline
+  func run(_ command: CommandBox<State, Action>) {
     let state = storage.unsafeValue.pointee.state
     if let id = command.id, command.cancelInFlight { cancel(id: id) }
     if command.canExecute(state) {
@@ -393,7 +412,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   /// Cancels the tasks started under `id`, drops what they queued, and drops parked commands
   /// with that id. Runs while processing, so it is a barrier in the order of inputs.
-  private func cancel(id: CommandID) {
+  @usableFromInline
+  func cancel(id: CommandID) {
     let (tasks, parked) = storage.withLock { shared in
       var tasks: [Task<Void, Never>] = []
       for (task, key) in shared.taskKeys where key == id {
@@ -412,7 +432,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     for _ in 0..<parked { Resources.decrement() }
   }
 
-  private func runParkedCommands() {
+  @usableFromInline
+  func runParkedCommands() {
     let shared = storage.unsafeValue
     let state = shared.pointee.state
     let ready = storage.withLock { shared -> [ParkedCommand<State, Action>] in
@@ -430,7 +451,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
-  private func expireCommands() {
+  @usableFromInline
+  func expireCommands() {
     let now = scheduler.now
     let state = storage.unsafeValue.pointee.state
     let expired = storage.withLock { shared -> [ParkedCommand<State, Action>] in

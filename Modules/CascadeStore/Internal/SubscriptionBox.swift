@@ -1,25 +1,80 @@
-import CascadeStreams
-import Synchronization
+public import CascadeStreams
+public import Synchronization
 
-/// One subscription of a store, type-erased over what it selects.
+/// One subscription of a store.
 ///
-/// The store's processing thread calls ``notify(_:)`` with each new state; only that thread
-/// touches the subscription's last selection, one input at a time.
-class AnySubscriptionBox<State: Sendable>: @unchecked Sendable {
-  // Safety: `active` is atomic; subclasses' `last` is only touched by the store's processing,
-  // which handles one input at a time (the store's processing token orders it).
-  let active = Atomic<Bool>(true)
+/// What it selects and where it delivers is captured in `body`, a closure built by
+/// ``make(select:isDuplicate:delivery:owner:orphaned:onClose:handler:)`` — which is inlinable,
+/// so the closure is specialized for the client's types and a notification costs no generic
+/// metadata lookups. The store's processing thread calls ``notify(_:)`` with each new state; only
+/// that thread touches the subscription's last selection, one input at a time.
+@usableFromInline
+final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
+  // Safety: `active` is atomic; `body`, `owner`, `orphaned` and `onClose` are immutable; the
+  // last selection that `body` keeps is only touched by the store's processing, which handles
+  // one input at a time.
+  @usableFromInline let active = Atomic<Bool>(true)
   /// The subscriber object this subscription serves, for `remove(subscriber:)`.
-  let owner: ObjectIdentifier?
+  @usableFromInline let owner: ObjectIdentifier?
+  /// Selects, compares with the last selection (unless `initial`), and delivers.
+  @usableFromInline let body: @Sendable (SubscriptionBox<State>, State, _ initial: Bool) -> Void
+  @usableFromInline let orphaned: (@Sendable () -> Bool)?
+  @usableFromInline let onClose: (@Sendable () -> Void)?
 
-  init(owner: ObjectIdentifier? = nil) {
+  @usableFromInline
+  init(
+    owner: ObjectIdentifier?,
+    orphaned: (@Sendable () -> Bool)?,
+    onClose: (@Sendable () -> Void)?,
+    body: @escaping @Sendable (SubscriptionBox<State>, State, Bool) -> Void
+  ) {
     self.owner = owner
+    self.orphaned = orphaned
+    self.onClose = onClose
+    self.body = body
     Resources.increment()
   }
 
+  /// A subscription that selects `Selected` from each state, skips it if `isDuplicate` says it
+  /// equals the previous one, and delivers it to `handler` through `delivery`.
+  @inlinable
+  static func make<Selected: Sendable>(
+    select: @escaping @Sendable (State) -> Selected,
+    isDuplicate: (@Sendable (Selected, Selected) -> Bool)?,
+    delivery: Delivery,
+    owner: ObjectIdentifier? = nil,
+    orphaned: (@Sendable () -> Bool)? = nil,
+    onClose: (@Sendable () -> Void)? = nil,
+    handler: @escaping @Sendable (Selected) -> Void
+  ) -> SubscriptionBox<State> {
+    let last = LastSelection<Selected>()
+    return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
+      box, state, initial in
+      let selected = select(state)
+      if !initial, let isDuplicate, let previous = last.value, isDuplicate(previous, selected) {
+        return
+      }
+      last.value = selected
+      switch delivery {
+      case .synchronous:
+        if box.isActive { handler(selected) }
+      case .scheduler(let scheduler):
+        scheduler.schedule {
+          if box.isActive { handler(selected) }
+        }
+      }
+    }
+  }
+
+  @inlinable
   var isActive: Bool { active.load(ordering: .acquiring) }
 
+  /// Whether the subscriber is gone (a weak subscriber that was released).
+  @inlinable
+  var isOrphaned: Bool { orphaned?() ?? false }
+
   /// Ends the subscription; `true` for the call that ended it.
+  @usableFromInline
   @discardableResult
   func cancel() -> Bool {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
@@ -27,77 +82,27 @@ class AnySubscriptionBox<State: Sendable>: @unchecked Sendable {
     return true
   }
 
-  /// Whether the subscriber is gone (a weak subscriber that was released).
-  var isOrphaned: Bool { false }
-
-  /// Delivers `state` (or its selection) if it changed, on the subscription's delivery.
-  func notify(_ state: State) {}
+  /// Delivers `state` (or its selection) if it changed.
+  @inlinable
+  func notify(_ state: State) { body(self, state, false) }
 
   /// Delivers the initial state, whatever the last selection.
-  func notifyInitial(_ state: State) {}
+  @usableFromInline
+  func notifyInitial(_ state: State) { body(self, state, true) }
 
   /// Called once when the store closes with this subscription live.
-  func storeDidClose() {}
+  @usableFromInline
+  func storeDidClose() { onClose?() }
 }
 
-/// A subscription that selects `Selected` from the state and delivers it to a handler.
-final class SubscriptionBox<State: Sendable, Selected: Sendable>: AnySubscriptionBox<State>,
-  @unchecked Sendable
-{
-  // Safety: see AnySubscriptionBox; `last` is only touched by the store's processing.
-  private let select: @Sendable (State) -> Selected
-  private let isDuplicate: (@Sendable (Selected, Selected) -> Bool)?
-  private let delivery: Delivery
-  private let handler: @Sendable (Selected) -> Void
-  private let orphaned: @Sendable () -> Bool
-  private let onClose: (@Sendable () -> Void)?
-  private var last: Selected?
+/// The last selection a subscription delivered.
+@usableFromInline
+final class LastSelection<Value>: @unchecked Sendable {
+  // Safety: only touched from a subscription's `body`, which the store's processing calls one
+  // input at a time.
+  @usableFromInline var value: Value?
 
-  init(
-    select: @escaping @Sendable (State) -> Selected,
-    isDuplicate: (@Sendable (Selected, Selected) -> Bool)?,
-    delivery: Delivery,
-    owner: ObjectIdentifier? = nil,
-    orphaned: @escaping @Sendable () -> Bool = { false },
-    onClose: (@Sendable () -> Void)? = nil,
-    handler: @escaping @Sendable (Selected) -> Void
-  ) {
-    self.onClose = onClose
-    self.select = select
-    self.isDuplicate = isDuplicate
-    self.delivery = delivery
-    self.orphaned = orphaned
-    self.handler = handler
-    super.init(owner: owner)
-  }
-
-  override var isOrphaned: Bool { orphaned() }
-
-  override func storeDidClose() { onClose?() }
-
-  override func notify(_ state: State) {
-    let selected = select(state)
-    if let isDuplicate, let last, isDuplicate(last, selected) { return }
-    last = selected
-    deliver(selected)
-  }
-
-  override func notifyInitial(_ state: State) {
-    let selected = select(state)
-    last = selected
-    deliver(selected)
-  }
-
-  private func deliver(_ selected: Selected) {
-    switch delivery {
-    case .synchronous:
-      if isActive { handler(selected) }
-    case .scheduler(let scheduler):
-      scheduler.schedule { [self] in
-        if isActive { handler(selected) }
-      }
-    }
-  }
+  @inlinable init() {}
 }
 
 /// A weak reference that may cross threads.

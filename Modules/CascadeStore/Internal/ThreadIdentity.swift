@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A number identifying the calling thread, for detecting reentrant calls without a lock.
-@inline(__always)
+@usableFromInline
 func currentThreadIdentity() -> UInt {
   #if canImport(Darwin)
   UInt(bitPattern: pthread_self())

@@ -61,7 +61,7 @@ package final class Lock: @unchecked Sendable {
 @usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
   // Safety: `pointer.pointee` is only read or written while `lock` is held.
-  @usableFromInline package let lock = Lock()
+  @usableFromInline package let mutexLock = Lock()
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
   package init(_ value: Value) {
@@ -77,10 +77,18 @@ package final class LockedValue<Value>: @unchecked Sendable {
   /// Runs `body` with exclusive access to the value. `body` must not call user code.
   @inlinable
   package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
-    lock.lock()
-    defer { lock.unlock() }
+    mutexLock.lock()
+    defer { mutexLock.unlock() }
     return try body(&pointer.pointee)
   }
+
+  /// Takes the lock; pair with ``unlock()``. For critical sections that span a loop.
+  @inlinable
+  package func lock() { mutexLock.lock() }
+
+  /// Releases the lock taken with ``lock()``.
+  @inlinable
+  package func unlock() { mutexLock.unlock() }
 
   /// The value, for code that already holds ``lock`` (taken with `lock.lock()`).
   @inlinable

@@ -76,27 +76,26 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   @inlinable
   func on(_ event: StreamEvent<Element, Failure>) {
-    let lock = storage.lock
     let state = storage.unsafeValue
-    lock.lock()
+    storage.lock()
     if state.pointee.emitting {
       if state.pointee.terminal == nil { state.pointee.queue.append(event) }
-      lock.unlock()
+      storage.unlock()
       return
     }
     state.pointee.emitting = true
     var next = event
     while true {
       let targets = Self.prepare(next, in: &state.pointee, capacity: capacity)
-      lock.unlock()
+      storage.unlock()
       if let targets {
         for registration in targets { registration.deliver(next) }
         if next.isTerminal { for registration in targets { registration.finish() } }
       }
-      lock.lock()
+      storage.lock()
       guard let queued = state.pointee.queue.popFirst() else {
         state.pointee.emitting = false
-        lock.unlock()
+        storage.unlock()
         return
       }
       next = queued
