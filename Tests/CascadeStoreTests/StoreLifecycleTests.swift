@@ -102,26 +102,6 @@ struct StoreLifecycleTests {
     #expect(diagnostics.values == [])
   }
 
-  // AT-29: 10,000 commands over 100 ids, cancels from many threads: all end, the registries
-  // are empty, nothing leaks (the suite's resource check).
-  @Test func cancellationStormLeavesNothingBehind() async {
-    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
-    for index in 0..<10_000 {
-      store.run(id: index % 100) { _, store in
-        try await Task.sleep(for: .seconds(60))
-        store.send(1)
-      }
-    }
-    let finished = runOnThreads(4) { thread in
-      for id in stride(from: thread, to: 100, by: 4) { store.cancel(id: id) }
-    }
-    #expect(finished)
-    #expect(await eventually { store.commandsInFlight == 0 })
-    await store.settle()
-    #expect(store.state == 0)
-    #expect(store.parkedCommandCount == 0)
-  }
-
   // Graceful shutdown: commands finish (their inputs still processed), then nothing more is
   // accepted or delivered.
   @Test func shutdownLettingCommandsFinish() async {

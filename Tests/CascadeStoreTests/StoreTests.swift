@@ -228,3 +228,23 @@ final class LockedBox<Value: Sendable>: Sendable {
     set { storage.withLock { $0 = newValue } }
   }
 }
+
+/// The README's store example, verbatim, so the front page cannot rot.
+@Suite(.checksResources)
+struct ReadmeStoreExampleTests {
+  enum CounterAction: Sendable { case increment, add(Int) }
+
+  @Test func readmeCounter() {
+    let printed = Recorder<String>()
+    let store = Store(initialState: 0) { (count: inout Int, action: CounterAction) in
+      switch action {
+      case .increment: count += 1
+      case .add(let amount): count += amount
+      }
+    }
+    let subscription = store.subscribe(on: .synchronous) { printed.append("count: \($0)") }
+    store.send(.increment)
+    #expect(printed.values == ["count: 0", "count: 1"])
+    subscription.dispose()
+  }
+}
