@@ -17,6 +17,10 @@ public import CascadeStreams
 ///    queued: they are reduced after the current input has been fully processed (middlewares run
 ///    and subscribers notified), never recursively.
 ///
+/// Neither call throws: a middleware whose work can fail handles the failure itself and reports
+/// it through logging (or dispatches an input that records it). Both hold up the architecture
+/// while they run, so slow work (network, disk) belongs in a task of the middleware's own.
+///
 /// The seed's form works as written: implement only `process(event:state:)`.
 ///
 /// ```swift
@@ -79,7 +83,7 @@ public struct MiddlewareRecord<Input: Sendable, State: Sendable>: Sendable {
   public var stateBefore: State?
   /// The state after the input.
   public var state: State
-  /// The input's position among all inputs the architecture reduced: 1, 2, 3 …
+  /// The input's position among all inputs the architecture reduced, counting from 1.
   public var sequence: UInt64
   /// When the input was reduced, on the architecture's scheduler clock.
   public var time: SchedulerInstant
