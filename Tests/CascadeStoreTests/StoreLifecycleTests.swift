@@ -1,3 +1,4 @@
+import CascadeMiddleware
 import CascadeStore
 import CascadeStreams
 import CascadeTesting
@@ -34,6 +35,32 @@ struct StoreLifecycleTests {
     #expect(weakStore == nil)
     #expect(await eventually { cancelled.value == 2 })
     subscription?.dispose()
+  }
+
+  // AT-39: a store with a middleware, three selector subscriptions, a completed command and a
+  // command cancelled at teardown leaves no cycle: the store, its state stream subscription and
+  // the command handles are all released (the suite's resource check covers every box).
+  @Test func noRetainCycles() async {
+    struct Noting: Middleware {
+      func process(event: Int, state: Int) {}
+    }
+    var store: Store<Int, Int>? = Store(initialState: 0, middlewares: [Noting()]) {
+      count, amount in count += amount
+    }
+    weak let weakStore = store
+    let subscriptions = (0..<3).map { index in
+      store!.subscribe(select: { $0 + index }, on: .synchronous) { _ in }
+    }
+    let stream = store!.states.subscribe(onNext: { _ in })
+    store!.run("completes") { _, store in store.send(1) }
+    store!.run("cancelled at teardown") { _, _ in try await Task.sleep(for: .seconds(60)) }
+    let probe = store!
+    #expect(await eventually { probe.commandsInFlight == 1 && probe.state == 1 })
+    _ = consume probe
+    store = nil
+    #expect(weakStore == nil)
+    for subscription in subscriptions { subscription.dispose() }
+    stream.dispose()
   }
 
   // AT-32: an input sent by a command after the store is gone is dropped, with a diagnostic
