@@ -33,7 +33,10 @@ let package = Package(
     // MARK: - Executables
     .executableTarget(
       name: "cascade-benchmarks",
-      dependencies: [.product(name: "CascadeStreams", package: "cascade")],
+      dependencies: [
+        .product(name: "CascadeStreams", package: "cascade"),
+        .product(name: "CascadeStore", package: "cascade"),
+      ],
       swiftSettings: settings
     )
   ],

@@ -7,6 +7,7 @@ import Foundation
 /// ```sh
 /// swift build -c release
 /// .build/release/cascade-benchmarks --filter W6 --json results.json
+/// .build/release/cascade-benchmarks --quick      # a smoke run: small N, results checked
 /// ```
 @main
 struct CascadeBenchmarks {
@@ -30,7 +31,7 @@ struct CascadeBenchmarks {
     let configuration = "release"
     #endif
 
-    if options.runs < 5 {
+    if options.runs < 5 && !options.quick {
       printError("warning: fewer than 5 timed runs; BENCHMARKS.md asks for at least 5.")
     }
     if options.n != nil {
@@ -41,7 +42,7 @@ struct CascadeBenchmarks {
     var measurements: [Measurement] = []
     do {
       for benchmark in selected {
-        let n = options.n ?? benchmark.workload.n
+        let n = options.n(for: benchmark.workload)
         printError(
           "\(benchmark.workload.id) \(benchmark.architecture.rawValue): N = \(n), "
             + "1 warm-up + \(options.runs) runs…"
@@ -57,6 +58,7 @@ struct CascadeBenchmarks {
     let report = Report(
       measurements: measurements,
       runs: options.runs,
+      quick: options.quick,
       configuration: configuration,
       date: Date()
     )

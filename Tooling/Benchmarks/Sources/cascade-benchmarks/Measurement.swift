@@ -6,6 +6,10 @@ struct Measurement: Sendable {
   let samples: [Double]
   /// What every run produced (they must all agree).
   let checksum: Checksum
+  /// The counters the last run reported.
+  let counters: [String: Int]
+  /// What one extra, untimed, run did to memory, for the benchmarks that measure it.
+  let memory: MemoryUsage?
 
   /// The median wall time of one run, in seconds.
   var median: Double {
@@ -22,23 +26,54 @@ struct Measurement: Sendable {
   var nanosecondsPerOperation: Double { median * 1e9 / Double(n) }
 
   /// Runs `benchmark` once to warm up, then `runs` times against the clock, and checks that every
-  /// run produced the same, expected, result.
+  /// run produced the same, expected, result; then, if the benchmark measures memory, once more
+  /// under ``MemoryProbe``.
   static func take(_ benchmark: Benchmark, n: Int, runs: Int) throws(Failure) -> Measurement {
+    func runOnce() throws(Failure) -> Outcome {
+      do {
+        return try benchmark.run(n)
+      } catch {
+        throw Failure(benchmark, "\(error)")
+      }
+    }
+
     let clock = ContinuousClock()
-    let checksum = benchmark.run(n)
+    var outcome = try runOnce()
+    let checksum = outcome.checksum
     if let expected = benchmark.expected?(n), expected != checksum {
       throw Failure(benchmark, "produced \(checksum), expected \(expected)")
     }
     var samples: [Double] = []
     for _ in 0..<runs {
-      var result = Checksum()
-      let elapsed = clock.measure { result = benchmark.run(n) }
-      guard result == checksum else {
-        throw Failure(benchmark, "produced \(result) after \(checksum) in the warm-up run")
+      let start = clock.now
+      outcome = try runOnce()
+      let elapsed = clock.now - start
+      guard outcome.checksum == checksum else {
+        throw Failure(
+          benchmark,
+          "produced \(outcome.checksum) after \(checksum) in the warm-up run"
+        )
       }
       samples.append(elapsed.seconds)
     }
-    return Measurement(benchmark: benchmark, n: n, samples: samples, checksum: checksum)
+    var memory: MemoryUsage?
+    if benchmark.measuresMemory {
+      (outcome, memory) = try MemoryProbe.measure(runOnce)
+      guard outcome.checksum == checksum else {
+        throw Failure(
+          benchmark,
+          "produced \(outcome.checksum) after \(checksum) in the warm-up run"
+        )
+      }
+    }
+    return Measurement(
+      benchmark: benchmark,
+      n: n,
+      samples: samples,
+      checksum: checksum,
+      counters: outcome.counters,
+      memory: memory
+    )
   }
 
   /// A benchmark that produced a wrong or unstable result.

@@ -1,20 +1,27 @@
-/// The command line: `cascade-benchmarks [--filter ID]... [--runs N] [--json FILE] [--n N]`.
+/// The command line:
+/// `cascade-benchmarks [--quick] [--filter ID]... [--runs N] [--json FILE] [--n N]`.
 struct Options: Sendable {
   /// Workload id prefixes to run; empty runs everything.
   ///
   /// `W6` selects W6 and W6b. W0 always runs, since every ratio is taken against it.
   var filters: [String] = []
-  /// Timed runs per benchmark, after one untimed warm-up run.
+  /// Timed runs per benchmark, after one untimed warm-up run: 5 by default, 1 with `--quick`.
   var runs = 5
+  /// A smoke run: every workload at its small `quickN`, one timed run unless `--runs` says
+  /// otherwise; results are checked, no goal is judged.
+  var quick = false
   /// Where to write the results as JSON, if anywhere.
   var jsonPath: String?
   /// Overrides every workload's N, for quick smoke runs; results are then not comparable.
   var n: Int?
 
   static let usage = """
-    USAGE: cascade-benchmarks [--filter <id>]... [--runs <n>] [--json <file>] [--n <count>]
+    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--runs <n>] [--json <file>]
+                              [--n <count>]
 
     OPTIONS:
+      --quick         A smoke run: small N for every workload, 1 timed run (unless --runs);
+                      checks every result, judges no goal. A few seconds in release.
       --filter <id>   Run the workloads whose id starts with <id> (case-insensitive); repeat or
                       separate with commas for several. W0 always runs: ratios are taken to it.
       --runs <n>      Timed runs per benchmark, after one warm-up run (default: 5).
@@ -32,6 +39,7 @@ struct Options: Sendable {
   static func parse(_ arguments: [String]) throws(ParseError) -> Options? {
     var options = Options()
     var remaining = arguments[...]
+    var runsGiven = false
     func value(for flag: String) throws(ParseError) -> String {
       guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
         throw ParseError(description: "\(flag) needs a value")
@@ -57,8 +65,11 @@ struct Options: Sendable {
         return nil
       case "--filter":
         options.filters += try value(for: flag).split(separator: ",").map(String.init)
+      case "--quick":
+        options.quick = true
       case "--runs":
         options.runs = try positive(try value(for: flag), for: flag)
+        runsGiven = true
       case "--json":
         options.jsonPath = try value(for: flag)
       case "--n":
@@ -67,7 +78,13 @@ struct Options: Sendable {
         throw ParseError(description: "unknown argument '\(argument)'")
       }
     }
+    if options.quick && !runsGiven { options.runs = 1 }
     return options
+  }
+
+  /// The N to run `workload` with: `--n`, else its quick or full N.
+  func n(for workload: Workload) -> Int {
+    n ?? (quick ? workload.quickN : workload.n)
   }
 
   /// Whether `workload` is selected.

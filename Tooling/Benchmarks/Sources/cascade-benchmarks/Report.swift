@@ -4,6 +4,8 @@ import Foundation
 struct Report: Sendable {
   let measurements: [Measurement]
   let runs: Int
+  /// Whether this was a `--quick` smoke run: no goal is judged.
+  let quick: Bool
   let configuration: String
   let date: Date
 
@@ -37,18 +39,23 @@ struct Report: Sendable {
     return measurement.nanosecondsPerOperation / baseline.nanosecondsPerOperation
   }
 
-  /// Per workload, each library architecture's time per operation over the hand-written one's.
+  /// Per workload, each library architecture's time per operation over that of each reference
+  /// column (hand-written, plain) of the same row.
   var comparisons: [Comparison] {
     workloads.flatMap { workload -> [Comparison] in
-      guard let hand = measurement(workload, .handWritten) else { return [] }
-      return architectures.filter { $0 != .handWritten }.compactMap { architecture in
-        guard let measured = self.measurement(workload, architecture) else { return nil }
-        return Comparison(
-          workload: workload.id,
-          architecture: architecture,
-          relativeTo: .handWritten,
-          ratio: measured.nanosecondsPerOperation / hand.nanosecondsPerOperation
-        )
+      let references = architectures.filter(\.isReference).compactMap {
+        self.measurement(workload, $0)
+      }
+      return architectures.filter { !$0.isReference }.flatMap { architecture in
+        guard let measured = self.measurement(workload, architecture) else { return [Comparison]() }
+        return references.map { reference in
+          Comparison(
+            workload: workload.id,
+            architecture: architecture,
+            relativeTo: reference.benchmark.architecture,
+            ratio: measured.nanosecondsPerOperation / reference.nanosecondsPerOperation
+          )
+        }
       }
     }
   }
@@ -61,23 +68,52 @@ struct Report: Sendable {
     let ratio: Double
   }
 
+  /// The goals judged, in row order; none in a quick run.
+  var verdicts: [GoalVerdict] {
+    guard !quick else { return [] }
+    return measurements.compactMap { measured in
+      guard let goal = measured.benchmark.goal else { return nil }
+      let verdict = goal.judge(measured) { self.measurement(measured.benchmark.workload, $0) }
+      return GoalVerdict(
+        workload: measured.benchmark.workload.id,
+        architecture: measured.benchmark.architecture,
+        goal: goal.description,
+        met: verdict.met,
+        measured: verdict.detail
+      )
+    }
+  }
+
+  /// A goal and whether a cell met it.
+  struct GoalVerdict: Sendable, Codable {
+    let workload: String
+    let architecture: Architecture
+    let goal: String
+    let met: Bool
+    let measured: String
+  }
+
   // MARK: Table
 
-  /// The results as a Markdown table: rows are workloads, columns architectures; each cell holds
-  /// the median wall time of one run, operations per second and the ratio to W0.
+  /// The results as a Markdown table, with the comparisons, notes and goals under it.
+  ///
+  /// Rows are workloads, columns architectures; each cell holds the median wall time of one run,
+  /// operations per second and the ratio to W0. Under it: each library cell over the reference
+  /// cells of its row, the workloads' notes and, in a full run, the goals.
   func table() -> String {
     let header = ["id", "workload", "N"] + architectures.map(\.rawValue)
     var rows: [[String]] = []
     for workload in workloads {
       let n = measurements.first { $0.benchmark.workload == workload }?.n ?? workload.n
-      var row = [workload.id, workload.name, grouped(n)]
+      var row = [workload.id, workload.name, Format.grouped(n)]
       for architecture in architectures {
         guard let measured = measurement(workload, architecture) else {
           row.append("—")
           continue
         }
-        var cell = "\(milliseconds(measured.median)) · \(rate(measured.operationsPerSecond))"
-        if let ratio = ratioToBaseline(measured) { cell += " · ×\(fixed(ratio, 2))" }
+        var cell =
+          "\(Format.milliseconds(measured.median)) · \(Format.rate(measured.operationsPerSecond))"
+        if let ratio = ratioToBaseline(measured) { cell += " · ×\(Format.fixed(ratio, 2))" }
         row.append(cell)
       }
       rows.append(row)
@@ -102,46 +138,37 @@ struct Report: Sendable {
     lines.append("")
     lines.append(
       "Cells: median wall time of one run · operations per second · time per operation "
-        + "relative to W0 (\(runs) timed runs after a warm-up; \(configuration) build)."
+        + "relative to W0 (\(runs) timed run\(runs == 1 ? "" : "s") after a warm-up; "
+        + "\(configuration) build\(quick ? "; quick mode: small N, not comparable" : ""))."
     )
     for comparison in comparisons {
       lines.append(
         "\(comparison.workload): \(comparison.architecture.rawValue) / "
-          + "\(comparison.relativeTo.rawValue) = ×\(fixed(comparison.ratio, 2)) per operation"
+          + "\(comparison.relativeTo.rawValue) = ×\(Format.fixed(comparison.ratio, 2)) "
+          + "per operation"
       )
     }
+    let notes = measurements.flatMap { measured in
+      (measured.benchmark.notes?(measured) ?? []).map {
+        "\(measured.benchmark.workload.id) \(measured.benchmark.architecture.rawValue): \($0)"
+      }
+    }
+    if !notes.isEmpty {
+      lines.append("")
+      lines += notes
+    }
+    let verdicts = verdicts
+    if !verdicts.isEmpty {
+      lines.append("")
+      lines.append("Goals:")
+      for verdict in verdicts {
+        lines.append(
+          "  \(verdict.met ? "met   " : "MISSED") \(verdict.workload) "
+            + "\(verdict.architecture.rawValue) \(verdict.goal): \(verdict.measured)"
+        )
+      }
+    }
     return lines.joined(separator: "\n")
-  }
-
-  private func grouped(_ number: Int) -> String {
-    let digits = Array(String(number))
-    var result = ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-      result.append(digit)
-    }
-    return result
-  }
-
-  private func fixed(_ value: Double, _ decimals: Int) -> String {
-    String(format: "%.\(decimals)f", value)
-  }
-
-  private func milliseconds(_ seconds: Double) -> String {
-    switch seconds {
-    case 10e-3...: "\(fixed(seconds * 1e3, 1)) ms"
-    case 1e-3...: "\(fixed(seconds * 1e3, 2)) ms"
-    default: "\(fixed(seconds * 1e6, 1)) µs"
-    }
-  }
-
-  private func rate(_ perSecond: Double) -> String {
-    switch perSecond {
-    case 1e9...: "\(fixed(perSecond / 1e9, 2)) G/s"
-    case 1e6...: "\(fixed(perSecond / 1e6, 1)) M/s"
-    case 1e3...: "\(fixed(perSecond / 1e3, 1)) k/s"
-    default: "\(fixed(perSecond, 0)) /s"
-    }
   }
 
   // MARK: JSON
@@ -160,20 +187,25 @@ struct Report: Sendable {
       let nanosecondsPerOperation: Double
       let ratioToW0: Double?
       let checksum: Checksum
+      let counters: [String: Int]?
+      let memory: MemoryUsage?
     }
 
     let date: String
     let configuration: String
+    let quick: Bool
     let runs: Int
     let processors: Int
     let results: [Result]
     let comparisons: [Comparison]
+    let goals: [GoalVerdict]
   }
 
   func json() throws -> Data {
     let document = Document(
       date: date.formatted(.iso8601),
       configuration: configuration,
+      quick: quick,
       runs: runs,
       processors: ProcessInfo.processInfo.activeProcessorCount,
       results: measurements.map { measured in
@@ -188,10 +220,13 @@ struct Report: Sendable {
           operationsPerSecond: measured.operationsPerSecond,
           nanosecondsPerOperation: measured.nanosecondsPerOperation,
           ratioToW0: ratioToBaseline(measured),
-          checksum: measured.checksum
+          checksum: measured.checksum,
+          counters: measured.counters.isEmpty ? nil : measured.counters,
+          memory: measured.memory
         )
       },
-      comparisons: comparisons
+      comparisons: comparisons,
+      goals: verdicts
     )
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -3,7 +3,12 @@
 /// The physical limit of W1 (counter dispatch): what a store could cost if it did nothing but
 /// call the reducer and the one subscriber. Every other cell is reported as a ratio to it.
 enum W0 {
-  static let workload = Workload(id: "W0", name: "baseline loop", n: 10_000_000)
+  static let workload = Workload(
+    id: "W0",
+    name: "baseline loop",
+    n: 10_000_000,
+    quickN: 100_000
+  )
 
   struct State {
     var count = 0

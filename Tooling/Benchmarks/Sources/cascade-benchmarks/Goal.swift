@@ -1,0 +1,47 @@
+/// A goal a cell is held to in a full run.
+///
+/// The verdict is printed under the table and written to the JSON. Quick runs (`--quick`) judge nothing: their N is too small to mean anything.
+struct Goal: Sendable {
+  /// What the goal asks, such as `≥ 10.0 M/s`.
+  let description: String
+  /// Judges a measurement; the second argument finds another cell of the same row.
+  let judge: @Sendable (Measurement, _ cell: (Architecture) -> Measurement?) -> Verdict
+
+  /// Whether a cell met its goal, and what it measured.
+  struct Verdict: Sendable, Codable {
+    let met: Bool
+    let detail: String
+  }
+
+  /// At least `rate` operations per second at the median time.
+  static func minimumRate(_ rate: Double) -> Goal {
+    Goal(description: "≥ \(Format.rate(rate))") { measured, _ in
+      Verdict(
+        met: measured.operationsPerSecond >= rate,
+        detail: Format.rate(measured.operationsPerSecond)
+      )
+    }
+  }
+
+  /// At most `ratio` times the time per operation of the `reference` cell of the same row.
+  static func maximumRatio(_ ratio: Double, to reference: Architecture) -> Goal {
+    Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(reference.rawValue)") { measured, cell in
+      guard let other = cell(reference) else {
+        return Verdict(met: false, detail: "no \(reference.rawValue) cell to compare with")
+      }
+      let measuredRatio = measured.nanosecondsPerOperation / other.nanosecondsPerOperation
+      return Verdict(met: measuredRatio <= ratio, detail: "×\(Format.fixed(measuredRatio, 2))")
+    }
+  }
+
+  /// Every goal of `goals`.
+  static func all(_ goals: [Goal]) -> Goal {
+    Goal(description: goals.map(\.description).joined(separator: " and ")) { measured, cell in
+      let verdicts = goals.map { $0.judge(measured, cell) }
+      return Verdict(
+        met: verdicts.allSatisfy(\.met),
+        detail: verdicts.map(\.detail).joined(separator: "; ")
+      )
+    }
+  }
+}

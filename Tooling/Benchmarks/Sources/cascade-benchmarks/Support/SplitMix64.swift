@@ -1,0 +1,22 @@
+/// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast pseudo-random generator with a fixed
+/// seed, so every run and every column toggles the same indexes in W3.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// An index below `count`, by multiply-shift (no division, negligible bias for small counts).
+  mutating func index(below count: Int) -> Int {
+    Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(count)).high)
+  }
+}

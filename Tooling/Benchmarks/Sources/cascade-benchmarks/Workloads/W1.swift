@@ -1,0 +1,79 @@
+import CascadeStore
+import CascadeStreams
+
+/// W1, counter dispatch: `State { count }`, one action that increments it, one subscriber reading
+/// `count`; N actions sent synchronously from one thread.
+///
+/// The subscriber subscribes to the whole state with `.synchronous` delivery (called on the
+/// sending thread before `send` returns; the Store's default, `.main`, would hop to the main
+/// queue). It receives the initial state, then one state per action: N + 1 values. Each run
+/// checks that the final count is N.
+enum W1 {
+  static let workload = Workload(
+    id: "W1",
+    name: "counter dispatch",
+    n: 1_000_000,
+    quickN: 20_000
+  )
+
+  struct State: Sendable {
+    var count = 0
+  }
+
+  enum Action: Sendable {
+    case increment
+  }
+
+  /// The reducer both columns run.
+  static func makeReducer() -> @Sendable (inout State, Action) -> Void {
+    let reducer: @Sendable (inout State, Action) -> Void = { state, action in
+      switch action {
+      case .increment: state.count &+= 1
+      }
+    }
+    return opaque(reducer)
+  }
+
+  /// The initial state, then 1 through N.
+  static func expected(_ n: Int) -> Checksum {
+    Checksum(count: n + 1, sum: n &* (n &+ 1) / 2, last: n)
+  }
+
+  static let benchmarks = [
+    Benchmark(workload, .plain, expected: expected, run: runPlain),
+    Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
+  ]
+
+  static func runPlain(n: Int) throws -> Checksum {
+    let tally = Tally()
+    let store = PlainStore(initialState: State(), reducer: makeReducer())
+    store.subscribe(opaque { (state: State) in tally.record(state.count) })
+    dispatch(n: n, to: store)
+    try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
+    return tally.checksum
+  }
+
+  static func runStore(n: Int) throws -> Checksum {
+    let tally = Tally()
+    let store = Store(initialState: State(), reducer: makeReducer())
+    let subscription = store.subscribe(
+      on: .synchronous,
+      opaque { @Sendable (state: State) in tally.record(state.count) }
+    )
+    dispatch(n: n, to: store)
+    try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
+    subscription.dispose()
+    return tally.checksum
+  }
+
+  /// The sending loops, out of line.
+  @inline(never)
+  static func dispatch(n: Int, to store: PlainStore<State, Action>) {
+    for _ in 0..<n { store.send(.increment) }
+  }
+
+  @inline(never)
+  static func dispatch(n: Int, to store: Store<State, Action>) {
+    for _ in 0..<n { store.send(.increment) }
+  }
+}
