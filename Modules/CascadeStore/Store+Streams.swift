@@ -27,7 +27,7 @@ extension Store {
   public func select<Selected: Sendable & Equatable>(
     _ select: @escaping @Sendable (State) -> Selected
   ) -> Infallible<Selected> {
-    stream(select: select, isDuplicate: ==)
+    stream(select: select, isDuplicate: { $0 == $1 })
   }
 
   /// The states as an `AsyncSequence` (unbounded buffer): the current state, then every new one;

@@ -59,7 +59,7 @@ extension Store {
     on delivery: Delivery = .main,
     _ handler: @escaping @Sendable (Selected) -> Void
   ) -> any Disposable {
-    subscribe(select: select, isDuplicate: ==, on: delivery, handler)
+    subscribe(select: select, isDuplicate: { $0 == $1 }, on: delivery, handler)
   }
 
   /// Adds a subscriber, held weakly; it receives the current state now, then each change, on
