@@ -2,7 +2,9 @@ public import CascadeStreams
 
 extension Store {
   /// The states as a stream: the current state on subscription, then every new one, delivered
-  /// synchronously on the thread that processed the input. Completes when the store shuts down.
+  /// synchronously on the thread that processed the input.
+  ///
+  /// Completes when the store shuts down.
   ///
   /// ```swift
   /// store.states.map(\.count).subscribe(onNext: { print($0) })

@@ -28,6 +28,7 @@ extension Store {
   ///   - isDuplicate: Skips a selection equal to the previous one; `nil` delivers every one.
   ///   - delivery: Where `handler` runs.
   ///   - handler: Receives each selection.
+  /// - Returns: A disposable that ends the subscription.
   @inlinable
   @discardableResult
   public func subscribe<Selected: Sendable>(
@@ -62,8 +63,10 @@ extension Store {
     subscribe(select: select, isDuplicate: { $0 == $1 }, on: delivery, handler)
   }
 
-  /// Adds a subscriber, held weakly; it receives the current state now, then each change, on
-  /// the main actor. The seed's `core.add(subscriber: self)`.
+  /// Adds a subscriber, held weakly; it receives the current state now, then each change, on the
+  /// main actor.
+  ///
+  /// The seed's `core.add(subscriber: self)`.
   public func add<S: Subscriber & SendableMetatype>(subscriber: S) where S.StoreState == State {
     add(subscriber: subscriber, selector: { $0 })
   }

@@ -91,8 +91,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// from inside the reducer is a programming error (the reducer has the state as `inout`).
   public var state: State { engine.state }
 
-  /// Sends an action. It is processed before `send` returns if no other thread is processing
-  /// (with ``StoreIsolation/callerThread``), otherwise queued.
+  /// Sends an action.
+  ///
+  /// It is processed before `send` returns if no other thread is processing (with
+  /// ``StoreIsolation/callerThread``), otherwise queued.
   @inlinable
   public func send(_ action: Action) {
     engine.submit(.action(action, origin: origin))
@@ -176,9 +178,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// nothing any more.
   public var isShutDown: Bool { engine.isClosed }
 
-  /// Shuts the store down: stops accepting inputs, cancels the commands in flight (or lets them
-  /// finish, still accepting their inputs, if `cancellingCommands` is `false`), processes what is
-  /// queued, and ends every subscription. Nothing is delivered after it returns.
+  /// Shuts the store down; nothing is delivered after it returns.
+  ///
+  /// It stops accepting inputs, cancels the commands in flight (or lets them finish, still
+  /// accepting their inputs, if `cancellingCommands` is `false`), processes what is queued, and
+  /// ends every subscription.
   public func shutdown(cancellingCommands: Bool = true) async {
     await engine.shutdown(cancellingCommands: cancellingCommands)
   }

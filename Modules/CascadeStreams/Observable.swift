@@ -16,10 +16,13 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
   @usableFromInline
   let producer: @Sendable (AnyObserver<Element, Failure>) -> any Disposable
 
-  /// Wraps a producer that already keeps the stream grammar. Library-internal; users call
-  /// ``create(_:)``, which enforces the grammar.
+  /// Wraps a producer that already keeps the stream grammar.
+  ///
+  /// Library-internal; users call ``create(_:)``, which enforces the grammar.
   @inlinable
-  package init(unchecked producer: @escaping @Sendable (AnyObserver<Element, Failure>) -> any Disposable) {
+  package init(
+    unchecked producer: @escaping @Sendable (AnyObserver<Element, Failure>) -> any Disposable
+  ) {
     self.producer = producer
   }
 

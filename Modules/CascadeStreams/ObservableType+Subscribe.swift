@@ -41,7 +41,9 @@ extension ObservableType {
   /// - Returns: A disposable that ends the subscription.
   @inlinable
   @discardableResult
-  public func subscribe(_ on: @escaping @Sendable (StreamEvent<Element, Failure>) -> Void)
+  public func subscribe(
+    _ on: @escaping @Sendable (StreamEvent<Element, Failure>) -> Void
+  )
     -> any Disposable
   {
     subscribe(

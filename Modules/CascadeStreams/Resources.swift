@@ -22,7 +22,9 @@ public enum Resources: Sendable {
   /// The number of live stream resources in the process.
   public static var total: Int { counter.load(ordering: .acquiring) }
 
-  /// Counts one more live resource. Call ``decrement()`` exactly once when it is released.
+  /// Counts one more live resource.
+  ///
+  /// Call ``decrement()`` exactly once when it is released.
   ///
   /// Modules built on CascadeStreams use this for their own subscriptions and effects, so that one
   /// counter covers the whole library.

@@ -33,7 +33,9 @@ public enum StreamEvent<Element: Sendable, Failure: Error>: Sendable {
 
   /// Transforms the value of a ``next(_:)`` event, keeping terminal events.
   @inlinable
-  public func map<T: Sendable>(_ transform: (Element) throws(Failure) -> T) -> StreamEvent<T, Failure> {
+  public func map<T: Sendable>(
+    _ transform: (Element) throws(Failure) -> T
+  ) -> StreamEvent<T, Failure> {
     switch self {
     case .next(let element):
       do { return .next(try transform(element)) } catch { return .error(error) }

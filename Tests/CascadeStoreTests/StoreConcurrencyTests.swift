@@ -102,7 +102,8 @@ struct StoreConcurrencyTests {
         if index == 0 {
           store.send(1)
         } else {
-          let disposable = store.subscribe(on: .synchronous) { value in last.withLock { $0 = value } }
+          let disposable = store.subscribe(on: .synchronous) { value in last.withLock { $0 = value }
+          }
           subscription.withLock { $0 = disposable }
         }
       }

@@ -45,7 +45,8 @@ struct StoreLifecycleTests {
       func process(event: Int, state: Int) {}
     }
     var store: Store<Int, Int>? = Store(initialState: 0, middlewares: [Noting()]) {
-      count, amount in count += amount
+      count,
+      amount in count += amount
     }
     weak let weakStore = store
     let subscriptions = (0..<3).map { index in

@@ -117,7 +117,11 @@ struct StoreTests {
     box.value = store
     store.send("A")
     #expect(store.state == 1)
-    #expect(diagnostics.values == ["Reentrant send of B while processing A: rejected (ReentrancyPolicy.reject)"])
+    #expect(
+      diagnostics.values == [
+        "Reentrant send of B while processing A: rejected (ReentrancyPolicy.reject)"
+      ]
+    )
     box.value = nil
   }
 
@@ -232,7 +236,10 @@ final class LockedBox<Value: Sendable>: Sendable {
 /// The README's store example, verbatim, so the front page cannot rot.
 @Suite(.checksResources)
 struct ReadmeStoreExampleTests {
-  enum CounterAction: Sendable { case increment, add(Int) }
+  enum CounterAction: Sendable {
+    case increment
+    case add(Int)
+  }
 
   @Test func readmeCounter() {
     let printed = Recorder<String>()

@@ -86,7 +86,10 @@ struct TestableObserverTests {
 
   @Test func recordedValuesPrintReadably() {
     let next: Recorded<StreamEvent<Int, TestError>> = .next(.seconds(1), 5)
-    let error: Recorded<StreamEvent<Int, TestError>> = .error(.milliseconds(1_500), TestError("boom"))
+    let error: Recorded<StreamEvent<Int, TestError>> = .error(
+      .milliseconds(1_500),
+      TestError("boom")
+    )
     #expect(next.description == "1.0 seconds: next(5)")
     #expect(error.description == "1.5 seconds: error(boom)")
     #expect(

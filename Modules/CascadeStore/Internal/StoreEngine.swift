@@ -104,7 +104,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   // MARK: - Reading
 
   var state: State {
-    if reducing.load(ordering: .relaxed), processingThread.load(ordering: .relaxed) == currentThreadIdentity() {
+    if reducing.load(ordering: .relaxed),
+      processingThread.load(ordering: .relaxed) == currentThreadIdentity()
+    {
       preconditionFailure(
         "Store.state was read from inside the reducer, which receives the state as inout"
       )
@@ -205,6 +207,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       guard !shared.pointee.closed, let next = shared.pointee.queue.popFirst() else {
         shared.pointee.processing = false
         processingThread.store(0, ordering: .relaxed)
+        if shared.pointee.idleWaiters.isEmpty {
+          storage.unlock()
+          return
+        }
         let waiters = shared.pointee.idleWaiters
         shared.pointee.idleWaiters = []
         storage.unlock()
@@ -368,8 +374,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   /// Starts `body` in a task the store tracks, cancels on shutdown, and, when it has a `key`,
-  /// cancels with `cancel(id:)`. `body` gets a handle whose inputs are tagged with the task, so
-  /// that inputs it queued before a cancellation are dropped with it.
+  /// cancels with `cancel(id:)`.
+  ///
+  /// `body` gets a handle whose inputs are tagged with the task, so that inputs it queued before a
+  /// cancellation are dropped with it.
   func startTask(
     named name: String,
     key: CommandID?,
@@ -410,8 +418,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if cancelled { submit(.forget(id)) }
   }
 
-  /// Cancels the tasks started under `id`, drops what they queued, and drops parked commands
-  /// with that id. Runs while processing, so it is a barrier in the order of inputs.
+  /// Cancels the tasks started under `id` and the parked commands with that id.
+  ///
+  /// What the tasks already queued is dropped. Runs while processing, so it is a barrier in the
+  /// order of inputs.
   @usableFromInline
   func cancel(id: CommandID) {
     let (tasks, parked) = storage.withLock { shared in
@@ -564,7 +574,8 @@ private final class Gate: Sendable {
 extension LockedValue {
   /// Runs `body` under the lock, unless the processing thread is inside the reducer and already
   /// holds it, in which case it runs without taking it again.
-  func withLockIfNotReducing<T>(_ reducing: borrowing Atomic<Bool>, _ body: (inout Value) -> T) -> T {
+  func withLockIfNotReducing<T>(_ reducing: borrowing Atomic<Bool>, _ body: (inout Value) -> T) -> T
+  {
     if reducing.load(ordering: .relaxed) { return body(&unsafeValue.pointee) }
     return withLock(body)
   }

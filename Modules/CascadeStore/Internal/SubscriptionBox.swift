@@ -49,7 +49,9 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   ) -> SubscriptionBox<State> {
     let last = LastSelection<Selected>()
     return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
-      box, state, initial in
+      box,
+      state,
+      initial in
       let selected = select(state)
       if !initial, let isDuplicate, let previous = last.value, isDuplicate(previous, selected) {
         return
@@ -96,13 +98,29 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
 }
 
 /// The last selection a subscription delivered.
+///
+/// The value sits behind a pointer so that reading and writing it costs no dynamic exclusivity
+/// check on the notification path.
 @usableFromInline
 final class LastSelection<Value>: @unchecked Sendable {
   // Safety: only touched from a subscription's `body`, which the store's processing calls one
   // input at a time.
-  @usableFromInline var value: Value?
+  @usableFromInline let pointer: UnsafeMutablePointer<Value?>
 
-  @inlinable init() {}
+  @inlinable init() {
+    pointer = .allocate(capacity: 1)
+    pointer.initialize(to: nil)
+  }
+
+  deinit {
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
+  }
+
+  @inlinable var value: Value? {
+    get { pointer.pointee }
+    set { pointer.pointee = newValue }
+  }
 }
 
 /// A weak reference that may cross threads.

@@ -16,6 +16,7 @@ extension Observable {
   /// ```
   ///
   /// - Parameter subscribe: Starts producing for one observer and returns its teardown.
+  /// - Returns: A stream that runs `subscribe` for each subscriber.
   public static func create(
     _ subscribe: @escaping @Sendable (AnyObserver<Element, Failure>) -> any Disposable
   ) -> Observable {

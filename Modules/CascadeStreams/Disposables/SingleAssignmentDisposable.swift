@@ -20,7 +20,9 @@ public final class SingleAssignmentDisposable: Cancelable {
   /// Whether ``dispose()`` has been called.
   public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
-  /// Assigns the held disposable. Assigning twice is a programming error.
+  /// Assigns the held disposable.
+  ///
+  /// Assigning twice is a programming error.
   public func setDisposable(_ disposable: any Disposable) {
     let disposeNow = state.withLock { state -> Bool in
       switch state {

@@ -45,7 +45,9 @@ package final class Lock: @unchecked Sendable {
     precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
   }
 
-  /// Runs `body` with the lock held. `body` must not call user code.
+  /// Runs `body` with the lock held.
+  ///
+  /// `body` must not call user code.
   @inlinable
   package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock()
@@ -74,7 +76,9 @@ package final class LockedValue<Value>: @unchecked Sendable {
     pointer.deallocate()
   }
 
-  /// Runs `body` with exclusive access to the value. `body` must not call user code.
+  /// Runs `body` with exclusive access to the value.
+  ///
+  /// `body` must not call user code.
   @inlinable
   package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
     mutexLock.lock()
@@ -82,7 +86,9 @@ package final class LockedValue<Value>: @unchecked Sendable {
     return try body(&pointer.pointee)
   }
 
-  /// Takes the lock; pair with ``unlock()``. For critical sections that span a loop.
+  /// Takes the lock; pair with ``unlock()``.
+  ///
+  /// For critical sections that span a loop.
   @inlinable
   package func lock() { mutexLock.lock() }
 

@@ -102,7 +102,9 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
     lock.unlock()
   }
 
-  /// Stops forwarding and disposes the upstream subscriptions. Idempotent.
+  /// Stops forwarding and disposes the upstream subscriptions.
+  ///
+  /// Idempotent.
   package func dispose() {
     guard lifetime.end() else { return }
     release()
@@ -114,11 +116,13 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
       pending.removeAll()
     }
     upstream.dispose()
-    disposed_()
+    didDispose()
     Resources.decrement()
   }
 
-  /// Called once when the sink ends, after its upstream is disposed. Subclasses release their
-  /// own resources here (timers, inner subscriptions held outside `upstream`).
-  package func disposed_() {}
+  /// Called once when the sink ends, after its upstream is disposed.
+  ///
+  /// Subclasses release their own resources here (timers, inner subscriptions held outside
+  /// `upstream`).
+  package func didDispose() {}
 }

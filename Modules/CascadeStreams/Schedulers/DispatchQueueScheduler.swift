@@ -21,7 +21,10 @@ extension DispatchQueueScheduler {
 
   /// Enqueues `action` on the queue after `delay`.
   @discardableResult
-  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+  public func schedule(
+    after delay: Duration,
+    _ action: @escaping @Sendable () -> Void
+  )
     -> any Disposable
   {
     queue.schedule(after: delay, action)

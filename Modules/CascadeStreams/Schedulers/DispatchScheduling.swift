@@ -40,7 +40,10 @@ extension DispatchQueue {
     return item
   }
 
-  func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+  func schedule(
+    after delay: Duration,
+    _ action: @escaping @Sendable () -> Void
+  )
     -> any Disposable
   {
     let item = DispatchScheduledItem(action)

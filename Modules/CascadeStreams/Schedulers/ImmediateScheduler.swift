@@ -29,7 +29,10 @@ public struct ImmediateScheduler: Scheduler {
 
   /// Blocks for `delay`, then runs `action`.
   @discardableResult
-  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+  public func schedule(
+    after delay: Duration,
+    _ action: @escaping @Sendable () -> Void
+  )
     -> any Disposable
   {
     if delay > .zero {

@@ -23,7 +23,9 @@ public final class MainScheduler: Scheduler {
 
   private let waiting = Atomic<Int>(0)
 
-  /// Creates a main scheduler. Each instance keeps its own order of waiting work.
+  /// Creates a main scheduler.
+  ///
+  /// Each instance keeps its own order of waiting work.
   public init() {
     _ = Self.key
   }
@@ -59,7 +61,10 @@ public final class MainScheduler: Scheduler {
 
   /// Enqueues `action` on the main queue after `delay`.
   @discardableResult
-  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+  public func schedule(
+    after delay: Duration,
+    _ action: @escaping @Sendable () -> Void
+  )
     -> any Disposable
   {
     DispatchQueue.main.schedule(after: delay, action)

@@ -56,7 +56,9 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   @usableFromInline let storage = LockedValue(State())
   @usableFromInline let capacity: Int
 
-  /// - Parameter replay: How many of the latest values a new subscriber receives first.
+  /// - Parameters:
+  ///   - replay: How many of the latest values a new subscriber receives first.
+  ///   - initial: The current value of a behavior subject.
   init(replay: Int, initial: Element? = nil) {
     precondition(replay >= 0, "replay must not be negative")
     capacity = replay
@@ -103,7 +105,9 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   }
 
   /// Records `event` (replay buffer, terminal state) and returns the observers to deliver it to
-  /// now; observers still replaying get it in their own buffer instead. Called with the lock held.
+  /// now; observers still replaying get it in their own buffer instead.
+  ///
+  /// Called with the lock held.
   @inlinable
   static func prepare(
     _ event: StreamEvent<Element, Failure>,

@@ -111,7 +111,8 @@ final class SwitchSink<SourceElement: Sendable, Inner: ObservableType>:
     )
   }
 
-  private func innerEvent(_ event: StreamEvent<Inner.Element, Inner.Failure>, generation mine: Int) {
+  private func innerEvent(_ event: StreamEvent<Inner.Element, Inner.Failure>, generation mine: Int)
+  {
     lock.lock()
     guard generation == mine else {
       lock.unlock()

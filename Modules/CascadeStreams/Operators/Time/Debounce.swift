@@ -87,8 +87,8 @@ private final class DebounceSink<Element: Sendable, Failure: Error>:
     drainEvents()
   }
 
-  override func disposed_() {
-    super.disposed_()
+  override func didDispose() {
+    super.didDispose()
     lock.withLock { pending = nil }
   }
 }

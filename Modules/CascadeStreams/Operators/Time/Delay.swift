@@ -72,8 +72,8 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
     )
   }
 
-  override func disposed_() {
-    super.disposed_()
+  override func didDispose() {
+    super.didDispose()
     lock.withLock { waiting.removeAll() }
   }
 }

@@ -78,7 +78,7 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
     }
   }
 
-  override func disposed_() {
+  override func didDispose() {
     lock.withLock { queue.removeAll() }
   }
 }

@@ -132,8 +132,8 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
     drainEvents()
   }
 
-  override func disposed_() {
-    super.disposed_()
+  override func didDispose() {
+    super.didDispose()
     lock.withLock { kept = nil }
   }
 }
