@@ -66,11 +66,17 @@ let package = Package(
     ),
 
     // MARK: - Tests
+    .target(
+      name: "CascadeTestSupport",
+      dependencies: ["CascadeStreams"],
+      path: "Tests/CascadeTestSupport"
+    ),
     .testTarget(
       name: "CascadeStreamsTests",
       dependencies: [
         "CascadeStreams",
         "CascadeTesting",
+        "CascadeTestSupport",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ]
     ),
@@ -85,7 +91,13 @@ let package = Package(
     ),
     .testTarget(
       name: "CascadeStoreTests",
-      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware", "CascadeTesting"]
+      dependencies: [
+        "CascadeStreams",
+        "CascadeStore",
+        "CascadeMiddleware",
+        "CascadeTesting",
+        "CascadeTestSupport",
+      ]
     ),
     .testTarget(
       name: "CascadeTestingTests",

@@ -1,5 +1,6 @@
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 

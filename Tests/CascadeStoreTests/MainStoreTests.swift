@@ -1,5 +1,6 @@
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Observation
 import Testing
@@ -26,7 +27,7 @@ struct MainStoreTests {
     store.run { _, store in
       await Task.detached { store.send("from background") }.value
     }
-    #expect(await eventually { @MainActor in store.state == ["from background"] })
+    #expect(await eventuallyOnMain { store.state == ["from background"] })
   }
 
   // The Observation adapter: a selection observable with withObservationTracking.

@@ -1,5 +1,6 @@
 import CascadeMiddleware
 import CascadeStore
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Dispatch
 import Synchronization
@@ -203,18 +204,4 @@ struct StoreConcurrencyTests {
       #expect(log.filter { $0 / 1_000 == thread } == Array(thread * 1_000..<thread * 1_000 + 500))
     }
   }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; for work finishing on other threads.
-func eventually(
-  timeout: Duration = .seconds(10),
-  _ condition: @Sendable () -> Bool
-) async -> Bool {
-  let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: timeout)
-  while clock.now < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
 }

@@ -1,6 +1,7 @@
 import CascadeMiddleware
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import CascadeMiddleware
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 
@@ -216,20 +217,6 @@ struct StoreTests {
     weak let weakStore = store
     store = nil
     #expect(weakStore == nil)
-  }
-}
-
-/// A lock-protected mutable box for tests that wire a store into its own closures.
-final class LockedBox<Value: Sendable>: Sendable {
-  private let storage: LockedValue<Value>
-
-  init(_ value: Value) {
-    storage = LockedValue(value)
-  }
-
-  var value: Value {
-    get { storage.withLock { $0 } }
-    set { storage.withLock { $0 = newValue } }
   }
 }
 

@@ -1,5 +1,6 @@
 import CascadeStore
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 
@@ -60,7 +61,7 @@ struct SubscriberTests {
     let label = Label()
     core.add(subscriber: label)
     await Task.detached { core.fire(event: Bump()) }.value
-    #expect(await eventually { @MainActor in label.texts == ["0", "1"] })
+    #expect(await eventuallyOnMain { label.texts == ["0", "1"] })
     core.remove(subscriber: label)
   }
 
@@ -77,16 +78,4 @@ struct SubscriberTests {
     core.fire(event: Bump())
     #expect(core.subscriptionCount == 0)
   }
-}
-
-/// Polls `condition` on the main actor until it holds or 10 s pass.
-@MainActor
-func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-  let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: .seconds(10))
-  while clock.now < deadline {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
 }

@@ -1,4 +1,5 @@
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Dispatch
 import Synchronization
@@ -220,18 +221,4 @@ private final class Occupancy: Sendable {
   func enter() -> Int { count.add(1, ordering: .acquiringAndReleasing).newValue }
 
   func leave() { count.subtract(1, ordering: .acquiringAndReleasing) }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-private func eventually(
-  timeout: Duration = .seconds(10),
-  _ condition: @Sendable () -> Bool
-) async -> Bool {
-  let clock = ContinuousClock()
-  let deadline = clock.now.advanced(by: timeout)
-  while !condition() {
-    if clock.now >= deadline { return false }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return true
 }

@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Dispatch
 import Synchronization
@@ -189,7 +190,7 @@ struct SchedulerConcurrencyTests {
       return !log.values.isEmpty
     }
     #expect(!ranSynchronously)
-    #expect(await pollUntil { log.values.count == 2 })
+    #expect(await eventually { log.values.count == 2 })
     #expect(log.values == ["background", "main"])
   }
 

@@ -1,4 +1,5 @@
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Testing
 
@@ -32,7 +33,7 @@ struct SchedulersTests {
         log.append("first: end")
       }
     }
-    #expect(await pollUntil { log.values.count == 4 })
+    #expect(await eventually { log.values.count == 4 })
     #expect(log.values == ["first: begin", "second", "first: end", "first: nested"])
   }
 
@@ -40,7 +41,7 @@ struct SchedulersTests {
     let scheduler = MainScheduler()
     let onMain = Recorder<Bool>()
     scheduler.schedule { onMain.append(MainScheduler.isOnMainQueue) }
-    #expect(await pollUntil { onMain.values.count == 1 })
+    #expect(await eventually { onMain.values.count == 1 })
     #expect(onMain.values == [true])
   }
 
@@ -52,7 +53,7 @@ struct SchedulersTests {
     })
     subject.onNext(1)
     subject.onNext(2)
-    #expect(await pollUntil { received.values.count == 2 })
+    #expect(await eventually { received.values.count == 2 })
     #expect(received.values == [true, true])
     subscription.dispose()
   }

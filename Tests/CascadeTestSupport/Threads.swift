@@ -5,7 +5,7 @@ import Foundation
 ///
 /// - Returns: `false` if they did not all finish within `timeout` (a deadlock fails the test
 ///   instead of hanging the run).
-func runOnThreads(
+public func runOnThreads(
   _ count: Int,
   timeout: Duration = .seconds(20),
   _ body: @escaping @Sendable (Int) -> Void
