@@ -63,6 +63,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let storage: LockedValue<Shared>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
+  /// Turns one input into the inputs to reduce now (a reactor's action into its synchronous
+  /// mutations), on the processing thread; `nil` reduces each input as it is.
+  @usableFromInline let expand: (@Sendable (Action, (Action) -> Void) -> Void)?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let scheduler: any Scheduler
@@ -82,9 +85,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     scheduler: any Scheduler,
     isolation: StoreIsolation,
     reentrancy: ReentrancyPolicy,
-    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
+    expand: (@Sendable (Action, (Action) -> Void) -> Void)? = nil
   ) {
     storage = LockedValue(Shared(state: state))
+    self.expand = expand
     self.reducer = reducer
     self.middlewares = MiddlewareStack(middlewares)
     hasMiddlewares = !middlewares.isEmpty
@@ -240,16 +245,29 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   @inlinable
   func reduce(_ input: Action) {
-    let shared = storage.unsafeValue
     var action = input
-    var stateBefore: State?
     if hasMiddlewares {
-      guard let intercepted = middlewares.intercept(action, state: shared.pointee.state) else {
+      guard
+        let intercepted = middlewares.intercept(action, state: storage.unsafeValue.pointee.state)
+      else {
         return
       }
       action = intercepted
-      if middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
     }
+    if let expand {
+      expand(action) { apply($0) }
+    } else {
+      apply(action)
+    }
+  }
+
+  /// Reduces `action` in place, then runs the middlewares' processing and notifies the
+  /// subscriptions. On the processing thread.
+  @inlinable
+  func apply(_ action: Action) {
+    let shared = storage.unsafeValue
+    var stateBefore: State?
+    if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
     storage.lock()
     if shared.pointee.closed {
