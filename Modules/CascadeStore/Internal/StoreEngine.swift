@@ -25,8 +25,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
   // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
   enum Work {
-    /// An input; `origin` is the task of the asynchronous command that sent it, if any.
-    case action(Action, origin: Int?)
+    /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
+    /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
+    case action(Action, origin: Int?, mark: UInt64? = nil)
     case subscribe(AnySubscriptionBox<State>)
     case command(CommandBox<State, Action>)
     case expireCommands
@@ -51,6 +52,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     var cancelledOrigins: Set<Int> = []
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var current: String?
+    /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
+    var probe: StoreProbe<State, Action>?
   }
 
   let storage: LockedValue<Shared>
@@ -151,7 +154,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   /// Work sent from inside the store's own processing, on the processing thread.
   private func submitReentrant(_ work: Work) {
-    if case .action(let action, _) = work, reentrancy != .queue {
+    if case .action(let action, _, _) = work, reentrancy != .queue {
       let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
       let rejected = reentrancy == .reject
       diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
@@ -174,7 +177,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   private func dropLate(_ work: Work) {
-    if case .action(let action, _) = work {
+    if case .action(let action, _, _) = work {
       diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
     }
   }
@@ -203,9 +206,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   private func process(_ work: Work) {
     switch work {
-    case .action(let action, let origin):
+    case .action(let action, let origin, let mark):
       if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
-      reduce(action)
+      reduce(action, mark: mark)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
     case .expireCommands: expireCommands()
@@ -214,7 +217,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
-  private func reduce(_ input: Action) {
+  private func reduce(_ input: Action, mark: UInt64?) {
     let lock = storage.lock
     let shared = storage.unsafeValue
     var action = input
@@ -233,6 +236,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return
     }
     if description != nil { shared.pointee.current = description }
+    let probe = shared.pointee.probe
+    // Only with a probe (in tests) is the state copied before the reducer.
+    let probedState = probe.map { _ in shared.pointee.state }
     reducing.store(true, ordering: .relaxed)
     reducer(&shared.pointee.state, action)
     reducing.store(false, ordering: .relaxed)
@@ -241,6 +247,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let subscriptions = shared.pointee.subscriptions
     let hasParked = !shared.pointee.parked.isEmpty
     lock.unlock()
+
+    if let probe, let probedState {
+      probe.reduced(action, mark, probedState, shared.pointee.state)
+    }
 
     if !middlewares.isEmpty {
       let record = MiddlewareRecord(
@@ -353,8 +363,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
   ) {
     let gate = Gate()
-    let started = storage.withLock { shared -> Bool in
-      guard !shared.closed else { return false }
+    let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
+      guard !shared.closed else { return nil }
       let id = shared.nextTaskID
       shared.nextTaskID += 1
       let handle = Store(engine: self, origin: id)
@@ -371,19 +381,23 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       }
       shared.tasks[id] = task
       if let key { shared.taskKeys[id] = key }
-      return true
+      return (id, shared.probe)
     }
-    guard started else { return }
+    guard let started else { return }
     Resources.increment()
+    started.probe?.commandStarted(started.id, name)
     gate.open()
   }
 
   private func finishTask(_ id: Int) {
-    let (removed, cancelled) = storage.withLock { shared in
+    let (removed, cancelled, probe) = storage.withLock { shared in
       shared.taskKeys[id] = nil
-      return (shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id))
+      return (
+        shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id), shared.probe
+      )
     }
     if removed != nil { Resources.decrement() }
+    probe?.commandFinished(id)
     if cancelled { submit(.forget(id)) }
   }
 
