@@ -56,6 +56,7 @@ let package = Package(
       name: "CascadeTesting",
       dependencies: [
         "CascadeStreams",
+        "CascadeStore",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         // CascadeTesting is only linked into tests: it brings the support that lets
@@ -101,7 +102,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CascadeTestingTests",
-      dependencies: ["CascadeStreams", "CascadeTesting"]
+      dependencies: ["CascadeStreams", "CascadeStore", "CascadeTesting"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -27,8 +27,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
   @usableFromInline
   enum Work {
-    /// An input; `origin` is the task of the asynchronous command that sent it, if any.
-    case action(Action, origin: Int?)
+    /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
+    /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
+    case action(Action, origin: Int?, mark: UInt64? = nil)
     case subscribe(SubscriptionBox<State>)
     case command(CommandBox<State, Action>)
     case expireCommands
@@ -58,6 +59,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     @usableFromInline var cancelledOrigins: Set<Int> = []
     @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
     @usableFromInline var current: String?
+    /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
+    @usableFromInline var probe: StoreProbe<State, Action>?
   }
 
   @usableFromInline let storage: LockedValue<Shared>
@@ -174,7 +177,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// Work sent from inside the store's own processing, on the processing thread.
   @usableFromInline
   func submitReentrant(_ work: Work) {
-    if case .action(let action, _) = work, reentrancy != .queue {
+    if case .action(let action, _, _) = work, reentrancy != .queue {
       let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
       let rejected = reentrancy == .reject
       diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
@@ -198,7 +201,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   @usableFromInline
   func dropLate(_ work: Work) {
-    if case .action(let action, _) = work {
+    if case .action(let action, _, _) = work {
       diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
     }
   }
@@ -232,9 +235,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @inlinable
   func process(_ work: Work) {
     switch work {
-    case .action(let action, let origin):
+    case .action(let action, let origin, let mark):
       if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
-      reduce(action)
+      reduce(action, mark: mark)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
     case .expireCommands: expireCommands()
@@ -244,7 +247,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   @inlinable
-  func reduce(_ input: Action) {
+  func reduce(_ input: Action, mark: UInt64? = nil) {
     var action = input
     if hasMiddlewares {
       guard
@@ -255,16 +258,17 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       action = intercepted
     }
     if let expand {
-      expand(action) { apply($0) }
+      expand(action) { apply($0, mark: mark) }
     } else {
-      apply(action)
+      apply(action, mark: mark)
     }
   }
 
-  /// Reduces `action` in place, then runs the middlewares' processing and notifies the
-  /// subscriptions. On the processing thread.
+  /// Reduces `action` in place on the processing thread.
+  ///
+  /// Then runs the middlewares' processing and notifies the subscriptions.
   @inlinable
-  func apply(_ action: Action) {
+  func apply(_ action: Action, mark: UInt64?) {
     let shared = storage.unsafeValue
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
@@ -275,6 +279,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return
     }
     if description != nil { shared.pointee.current = description }
+    let probe = shared.pointee.probe
+    // Only with a probe (in tests) is the state copied before the reducer.
+    let probedState = probe.map { _ in shared.pointee.state }
     reducing.store(true, ordering: .relaxed)
     reducer(&shared.pointee.state, action)
     reducing.store(false, ordering: .relaxed)
@@ -284,6 +291,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let hasParked = !shared.pointee.parked.isEmpty
     storage.unlock()
 
+    if let probe, let probedState {
+      probe.reduced(action, mark, probedState, shared.pointee.state)
+    }
     if hasMiddlewares {
       let record = MiddlewareRecord(
         input: action,
@@ -402,8 +412,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
   ) {
     let gate = Gate()
-    let started = storage.withLock { shared -> Bool in
-      guard !shared.closed else { return false }
+    let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
+      guard !shared.closed else { return nil }
       let id = shared.nextTaskID
       shared.nextTaskID += 1
       let handle = Store(engine: self, origin: id)
@@ -420,19 +430,23 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       }
       shared.tasks[id] = task
       if let key { shared.taskKeys[id] = key }
-      return true
+      return (id, shared.probe)
     }
-    guard started else { return }
+    guard let started else { return }
     Resources.increment()
+    started.probe?.commandStarted(started.id, name)
     gate.open()
   }
 
   private func finishTask(_ id: Int) {
-    let (removed, cancelled) = storage.withLock { shared in
+    let (removed, cancelled, probe) = storage.withLock { shared in
       shared.taskKeys[id] = nil
-      return (shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id))
+      return (
+        shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id), shared.probe
+      )
     }
     if removed != nil { Resources.decrement() }
+    probe?.commandFinished(id)
     if cancelled { submit(.forget(id)) }
   }
 
