@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "CascadeStreams", targets: ["CascadeStreams"]),
     .library(name: "CascadeMiddleware", targets: ["CascadeMiddleware"]),
     .library(name: "CascadeStore", targets: ["CascadeStore"]),
+    .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
   ],
   dependencies: [
@@ -51,6 +52,11 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Modules/CascadeStore"
+    ),
+    .target(
+      name: "CascadeReactor",
+      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware"],
+      path: "Modules/CascadeReactor"
     ),
     .target(
       name: "CascadeTesting",
@@ -95,6 +101,16 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         "CascadeStore",
+        "CascadeMiddleware",
+        "CascadeTesting",
+        "CascadeTestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "CascadeReactorTests",
+      dependencies: [
+        "CascadeStreams",
+        "CascadeReactor",
         "CascadeMiddleware",
         "CascadeTesting",
         "CascadeTestSupport",

@@ -81,6 +81,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.origin = origin
   }
 
+  /// A store on `engine`, owning it (closing it when released) if `owning`.
+  init(engine: StoreEngine<State, Action>, owning: Bool) {
+    self.engine = engine
+    ownsEngine = owning
+    origin = nil
+  }
+
   deinit {
     if ownsEngine { engine.close() }
   }
@@ -223,5 +230,41 @@ extension Store where Action == any Event, State: CascadeStore.State {
   @inlinable
   public func fire(event: any Event) {
     send(event)
+  }
+}
+
+extension Store {
+  /// Reports `diagnostic` through the store's diagnostics hook (IssueReporting by default).
+  ///
+  /// For architectures built on a store (reactors) whose own work fails outside a command.
+  package func report(_ diagnostic: StoreDiagnostic) {
+    engine.diagnostics(diagnostic)
+  }
+
+  /// A store whose engine turns each input into the inputs to reduce now, on the processing
+  /// thread (a reactor's action into its synchronous mutations).
+  package convenience init(
+    initialState: State,
+    middlewares: [any Middleware<Action, State>],
+    isolation: StoreIsolation,
+    reentrancy: ReentrancyPolicy,
+    scheduler: any Scheduler,
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
+    reducer: @escaping @Sendable (inout State, Action) -> Void,
+    expand: @escaping @Sendable (Action, (Action) -> Void) -> Void
+  ) {
+    self.init(
+      engine: StoreEngine(
+        state: initialState,
+        reducer: reducer,
+        middlewares: middlewares,
+        scheduler: scheduler,
+        isolation: isolation,
+        reentrancy: reentrancy,
+        diagnostics: diagnostics,
+        expand: expand
+      ),
+      owning: true
+    )
   }
 }

@@ -1,0 +1,42 @@
+import CascadeMiddleware
+import CascadeStreams
+
+/// Lets middlewares written for a reactor's actions and state sit on its store, whose inputs are
+/// actions and mutations.
+///
+/// Actions are intercepted (blocked or transformed) before `mutate(action:)`; each mutation that
+/// an action produced is processed with that action, the mutation, and the resulting state.
+/// Mutations merged in by `transform(mutation:)` have no action and are not shown.
+struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>: Middleware {
+  let stack: MiddlewareStack<Action, State>
+
+  init(_ stack: MiddlewareStack<Action, State>) {
+    self.stack = stack
+  }
+
+  var wantsStateBefore: Bool { stack.wantsStateBefore }
+
+  func intercept(
+    _ input: ReactorInput<Action, Mutation>,
+    state: State
+  ) -> ReactorInput<Action, Mutation>? {
+    guard case .action(let action) = input else { return input }
+    return stack.intercept(action, state: state).map { .action($0) }
+  }
+
+  func process(_ record: MiddlewareRecord<ReactorInput<Action, Mutation>, State>) {
+    guard case .mutation(let mutation, let cause?) = record.input else { return }
+    let dispatcher = record.dispatcher
+    stack.process(
+      MiddlewareRecord(
+        input: cause,
+        mutation: mutation,
+        stateBefore: record.stateBefore,
+        state: record.state,
+        sequence: record.sequence,
+        time: record.time,
+        dispatcher: MiddlewareDispatcher { dispatcher.dispatch(.action($0)) }
+      )
+    )
+  }
+}

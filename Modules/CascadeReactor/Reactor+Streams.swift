@@ -1,0 +1,109 @@
+import CascadeStore
+public import CascadeStreams
+
+extension Reactor {
+  /// The action input: send actions with `onNext`, or bind a stream to it.
+  ///
+  /// It ignores `error` and `completed`: a terminated source never ends the reactor.
+  ///
+  /// ```swift
+  /// refreshTaps.map { Reactor.Action.refresh }.bind(to: reactor.action)
+  /// reactor.action.onNext(.refresh)
+  /// ```
+  public var action: ActionInput<Action> {
+    ActionInput { [weak self] action in self?.send(action) }
+  }
+
+  /// Sends an action: its synchronous mutations are applied before this returns (unless another
+  /// thread is processing the reactor's inputs, which then applies them).
+  public func send(_ action: Action) {
+    if runtime.isStubbed {
+      runtime.core(for: self).stub.record(action)
+      return
+    }
+    runtime.core(for: self).send(action)
+  }
+
+  /// The current state (the stub's, while stubbed).
+  public var currentState: State {
+    let core = runtime.core(for: self)
+    if runtime.isStubbed { return core.stub.state.value }
+    return core.store.state
+  }
+
+  /// The state stream: the current state on subscription, then every new one, delivered on
+  /// ``scheduler`` after ``transform(state:)``.
+  ///
+  /// It replays the latest state to new subscribers and never fails. Where `State` is `Equatable`,
+  /// consecutive equal states are dropped (see the overload).
+  public var state: Observable<State, Never> {
+    if runtime.isStubbed {
+      return runtime.core(for: self).stub.state.asObservable()
+    }
+    return runtime.core(for: self).stateStream
+  }
+
+  /// The stream of the value in a ``Pulse``: it emits on every assignment to the pulse, even of
+  /// an equal value, and not when other parts of the state change.
+  ///
+  /// ```swift
+  /// reactor.pulse(\.$alertMessage).compactMap { $0 }.subscribe(onNext: { showAlert($0) })
+  /// ```
+  public func pulse<Value: Sendable>(
+    _ keyPath: any KeyPath<State, Pulse<Value>> & Sendable
+  ) -> Observable<Value, Never> {
+    state.map { $0[keyPath: keyPath] }
+      .distinctUntilChanged { $0.valueUpdatedCount == $1.valueUpdatedCount }
+      .map(\.value)
+      .asObservable()
+  }
+
+  /// Whether the reactor is stubbed: actions are recorded in ``stub`` instead of running
+  /// `mutate` and `reduce`, and the state is the stub's.
+  public var isStubEnabled: Bool {
+    get { runtime.isStubbed }
+    set { runtime.isStubbed = newValue }
+  }
+
+  /// The stub: recorded actions and a settable state.
+  public var stub: ReactorStub<Action, State> { runtime.core(for: self).stub }
+
+  /// Cancels the asynchronous work started with `id` (``Mutations/cancellable(id:cancelInFlight:)``
+  /// or ``Mutations/run(id:cancelInFlight:_:)``); mutations it had queued are dropped.
+  public func cancel(id: some Hashable & Sendable) {
+    runtime.core(for: self).cancel(id: id)
+  }
+
+  /// Waits until every action and mutation sent so far has been applied.
+  public func settle() async {
+    await runtime.core(for: self).store.settle()
+  }
+
+  /// The number of asynchronous mutation operations in flight.
+  public var operationsInFlight: Int { runtime.core(for: self).store.commandsInFlight }
+}
+
+extension Reactor where State: Equatable {
+  /// The state stream, without consecutive equal states: the current state on subscription,
+  /// then every new one that differs from the previous, delivered on ``scheduler``.
+  public var state: Observable<State, Never> {
+    if runtime.isStubbed {
+      return runtime.core(for: self).stub.state.distinctUntilChanged().asObservable()
+    }
+    return runtime.core(for: self).stateStream.distinctUntilChanged().asObservable()
+  }
+}
+
+/// A reactor's action input: an observer that sends each value as an action.
+public struct ActionInput<Action: Sendable>: ObserverType {
+  private let send: @Sendable (Action) -> Void
+
+  init(_ send: @escaping @Sendable (Action) -> Void) {
+    self.send = send
+  }
+
+  /// Sends a value as an action; `error` and `completed` are ignored.
+  public func on(_ event: StreamEvent<Action, Never>) {
+    if case .next(let action) = event { send(action) }
+  }
+}

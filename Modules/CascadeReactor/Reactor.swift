@@ -1,0 +1,133 @@
+public import CascadeMiddleware
+public import CascadeStreams
+
+/// A UI-independent object that turns actions into state: ReactorKit's and SwiftReactor's
+/// `Reactor`.
+///
+/// An **action** (what the user did) goes through ``mutate(action:)`` into **mutations** (what
+/// changes), which ``reduce(state:mutation:)`` (or ``reduce(into:mutation:)``) applies to the
+/// **state**. The three `transform` hooks let you rework each stream, for example merging a
+/// global state stream into the mutations.
+///
+/// Subclass ``BaseReactor`` (SwiftReactor's style), or conform a class of your own and give it a
+/// ``runtime`` (one line that ReactorKit's associated objects do for you on Apple platforms):
+///
+/// ```swift
+/// final class CounterReactor: Reactor {
+///   enum Action: Sendable { case increase, decrease }
+///   enum Mutation: Sendable { case increaseValue, decreaseValue }
+///   struct State: Sendable, Equatable { var value = 0 }
+///
+///   let initialState = State()
+///   let runtime = ReactorRuntime<Action, Mutation, State>()
+///
+///   func mutate(action: Action) -> Mutations<Mutation> {
+///     switch action {
+///     case .increase: .just(.increaseValue)
+///     case .decrease: .just(.decreaseValue)
+///     }
+///   }
+///
+///   func reduce(state: State, mutation: Mutation) -> State {
+///     var newState = state
+///     switch mutation {
+///     case .increaseValue: newState.value += 1
+///     case .decreaseValue: newState.value -= 1
+///     }
+///     return newState
+///   }
+/// }
+///
+/// let reactor = CounterReactor()
+/// reactor.action.onNext(.increase)
+/// reactor.currentState.value  // 1
+/// ```
+///
+/// **Threads.** Send actions from any thread: they are handled one at a time, in order, and so are
+/// the mutations. An action sent from inside `reduce`, a state subscriber or a middleware is
+/// queued, not handled recursively.
+///
+/// **Defaults.** A reactor with no side effects writes only `reduce`: when `Mutation` is `Action`,
+/// ``mutate(action:)`` defaults to applying the action as a mutation.
+///
+/// **In place.** ``reduce(into:mutation:)`` mutates the state in place, with no copy; the
+/// value-returning ``reduce(state:mutation:)`` of ReactorKit copies the state (which costs the
+/// size of the state per mutation). Implement one of the two.
+public protocol Reactor: AnyObject, Sendable {
+  /// What the user (or the program) did.
+  associatedtype Action: Sendable
+  /// A change to the state.
+  associatedtype Mutation: Sendable = Action
+  /// The state of the view the reactor serves.
+  associatedtype State: Sendable
+
+  /// The state before any action.
+  var initialState: State { get }
+
+  /// The reactor's machinery: its store, action input, stub. Declare it as a stored property:
+  /// `let runtime = ReactorRuntime<Action, Mutation, State>()`.
+  var runtime: ReactorRuntime<Action, Mutation, State> { get }
+
+  /// Turns an action into mutations; every side effect is started here.
+  func mutate(action: Action) -> Mutations<Mutation>
+
+  /// Returns the state after `mutation`; it must be pure.
+  func reduce(state: State, mutation: Mutation) -> State
+
+  /// Applies `mutation` to the state in place; it must be pure. The default calls
+  /// ``reduce(state:mutation:)``.
+  func reduce(into state: inout State, mutation: Mutation)
+
+  /// Reworks the action stream, once, when the reactor starts. Default: unchanged.
+  func transform(action: Observable<Action, Never>) -> Observable<Action, Never>
+
+  /// Reworks the mutation stream, once, when the reactor starts: the place to merge global
+  /// state streams in. Default: unchanged.
+  func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never>
+
+  /// Reworks the state stream, once, when the reactor starts. Default: unchanged.
+  func transform(state: Observable<State, Never>) -> Observable<State, Never>
+
+  /// Where ``Reactor/state`` delivers. Default: the main queue (synchronously when the action was
+  /// sent there).
+  var scheduler: any Scheduler { get }
+
+  /// Middlewares that see every action, its mutations and the resulting state. Default: none.
+  var middlewares: [any Middleware<Action, State>] { get }
+}
+
+extension Reactor {
+  /// Unchanged.
+  public func transform(action: Observable<Action, Never>) -> Observable<Action, Never> { action }
+
+  /// Unchanged.
+  public func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
+    mutation
+  }
+
+  /// Unchanged.
+  public func transform(state: Observable<State, Never>) -> Observable<State, Never> { state }
+
+  /// The main queue.
+  public var scheduler: any Scheduler { MainScheduler.instance }
+
+  /// None.
+  public var middlewares: [any Middleware<Action, State>] { [] }
+
+  /// Calls ``reduce(state:mutation:)`` (which copies the state).
+  public func reduce(into state: inout State, mutation: Mutation) {
+    state = reduce(state: state, mutation: mutation)
+  }
+
+  /// Calls ``reduce(into:mutation:)`` on a copy of the state.
+  public func reduce(state: State, mutation: Mutation) -> State {
+    var copy = state
+    reduce(into: &copy, mutation: mutation)
+    return copy
+  }
+}
+
+extension Reactor where Mutation == Action {
+  /// Applies the action as a mutation, at once.
+  public func mutate(action: Action) -> Mutations<Mutation> { Mutations(sync: [action]) }
+}

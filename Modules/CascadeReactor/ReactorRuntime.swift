@@ -1,0 +1,256 @@
+import CascadeMiddleware
+import CascadeStore
+import CascadeStreams
+import Synchronization
+
+/// A reactor's machinery: the store that holds its state and processes its actions and
+/// mutations in order, the action input, the state stream and the stub.
+///
+/// Declare one as a stored property of a reactor (``BaseReactor`` has one):
+///
+/// ```swift
+/// let runtime = ReactorRuntime<Action, Mutation, State>()
+/// ```
+///
+/// It starts on first use (the first action, or the first read of the state), calling the
+/// reactor's `transform` hooks once. When it is released with its reactor, the reactor's work in
+/// flight is cancelled and its subscriptions end.
+public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable>:
+  @unchecked Sendable
+{
+  // Safety: `core` is written once, under `startLock`, before `started` is stored with release
+  // ordering; it is read only after loading `started` with acquire ordering (or under the lock).
+  nonisolated(unsafe) private var core: ReactorCore<Action, Mutation, State>?
+  private let started = Atomic<Bool>(false)
+  private let startLock = LockedValue(())
+  let stubbed = Atomic<Bool>(false)
+
+  /// Creates a runtime; it starts on first use.
+  public init() {}
+
+  /// Whether the reactor is stubbed.
+  var isStubbed: Bool {
+    get { stubbed.load(ordering: .relaxed) }
+    set { stubbed.store(newValue, ordering: .relaxed) }
+  }
+
+  /// The running machinery, started for `reactor` on first use.
+  func core<R: Reactor>(for reactor: R) -> ReactorCore<Action, Mutation, State>
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    if started.load(ordering: .acquiring) { return core.unsafelyUnwrapped }
+    return startLock.withLock { _ in
+      if let core { return core }
+      let started = ReactorCore(reactor: reactor)
+      core = started
+      self.started.store(true, ordering: .releasing)
+      return started
+    }
+  }
+}
+
+/// The running machinery of one reactor.
+final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
+  typealias Input = ReactorInput<Action, Mutation>
+
+  let store: Store<State, Input>
+  let stub: ReactorStub<Action, State>
+  let stateStream: Observable<State, Never>
+  /// Where actions go when `transform(action:)` reworks them; `nil` when it leaves them as they
+  /// are, and actions go straight to the store.
+  let actionInput: PublishSubject<Action, Never>?
+  /// Where mutations go when `transform(mutation:)` reworks them; `nil` when it leaves them.
+  let mutationInput: PublishSubject<Mutation, Never>?
+  /// The subscriptions of the transformed streams and of stream mutations in flight.
+  let streams = CompositeDisposable()
+  let keyedStreams = LockedValue<[AnyHashableSendable: SerialDisposable]>([:])
+
+  init<R: Reactor>(reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    let weakReactor = WeakReactor(reactor)
+    let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
+    let mutationInput =
+      isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
+    let coreBox = LockedValue<ReactorCore?>(nil)
+    store = Store(
+      initialState: reactor.initialState,
+      middlewares: reactor.middlewares.isEmpty
+        ? [] : [ReactorMiddleware(MiddlewareStack(reactor.middlewares))],
+      isolation: .callerThread,
+      reentrancy: .queue,
+      scheduler: reactor.scheduler,
+      diagnostics: nil,
+      reducer: { state, input in
+        guard case .mutation(let mutation, _) = input, let reactor = weakReactor.reactor else {
+          return
+        }
+        reactor.reduce(into: &state, mutation: mutation)
+      },
+      expand: { input, reduceNow in
+        guard case .action(let action) = input else {
+          reduceNow(input)
+          return
+        }
+        guard let reactor = weakReactor.reactor, let core = coreBox.withLock({ $0 }) else {
+          return
+        }
+        core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
+      }
+    )
+    stub = ReactorStub(initialState: reactor.initialState)
+    self.actionInput = actionInput
+    self.mutationInput = mutationInput
+    let store = store
+    let scheduler: any Scheduler = reactor.scheduler
+    let delivered = Self.deliver(store.states, on: scheduler)
+    stateStream = reactor.transform(state: delivered).share(replay: 1)
+    coreBox.withLock { $0 = self }
+    if let actionInput {
+      streams.insert(
+        reactor.transform(action: actionInput.asObservable())
+          .subscribe(onNext: { store.send(.action($0)) })
+      )
+    }
+    if let mutationInput {
+      streams.insert(
+        reactor.transform(mutation: mutationInput.asObservable())
+          .subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
+      )
+    }
+  }
+
+  deinit {
+    streams.dispose()
+  }
+
+  private static func deliver<S: CascadeStreams.Scheduler>(
+    _ states: Observable<State, Never>,
+    on scheduler: S
+  ) -> Observable<State, Never> {
+    states.observe(on: scheduler)
+  }
+
+  /// Sends an action into the reactor (through `transform(action:)` if it reworks actions).
+  func send(_ action: Action) {
+    if let actionInput {
+      actionInput.onNext(action)
+    } else {
+      store.send(.action(action))
+    }
+  }
+
+  /// Applies the synchronous mutations now and starts the asynchronous work.
+  ///
+  /// On the store's processing thread.
+  func perform(
+    _ mutations: Mutations<Mutation>,
+    for action: Action,
+    reduceNow: (Input) -> Void
+  ) {
+    if let mutationInput {
+      for mutation in mutations.sync { mutationInput.onNext(mutation) }
+    } else {
+      for mutation in mutations.sync { reduceNow(.mutation(mutation, cause: action)) }
+    }
+    guard let work = mutations.async else { return }
+    let deliver: @Sendable (Mutation, Store<State, Input>) -> Void
+    if let mutationInput {
+      deliver = { mutation, _ in mutationInput.onNext(mutation) }
+    } else {
+      deliver = { mutation, store in store.send(.mutation(mutation, cause: action)) }
+    }
+    switch work {
+    case .operation(let operation):
+      store.run("mutate(\(action))", id: mutations.id, cancelInFlight: mutations.cancelInFlight) {
+        _,
+        store in
+        try await operation(MutationSender { deliver($0, store) })
+      }
+    case .stream(let stream):
+      start(stream, for: action, id: mutations.id, cancelInFlight: mutations.cancelInFlight) {
+        [store] mutation in deliver(mutation, store)
+      }
+    }
+  }
+
+  /// Subscribes to a stream of mutations now, so that streams on virtual time are scheduled at
+  /// once; it is disposed with the reactor, or replaced by the next stream with the same id when
+  /// `cancelInFlight`.
+  private func start(
+    _ stream: Observable<Mutation, any Error>,
+    for action: Action,
+    id: (any Hashable & Sendable)?,
+    cancelInFlight: Bool,
+    deliver: @escaping @Sendable (Mutation) -> Void
+  ) {
+    let store = store
+    let slot = SingleAssignmentDisposable()
+    let subscription = stream.subscribe(
+      onNext: deliver,
+      onError: { error in
+        store.report(.commandFailed(command: "mutate(\(action))", error: error))
+      }
+    )
+    slot.setDisposable(subscription)
+    guard let id else {
+      streams.insert(slot)
+      return
+    }
+    let key = AnyHashableSendable(id)
+    let serial = keyedStreams.withLock { keyed -> SerialDisposable in
+      if let serial = keyed[key] { return serial }
+      let serial = SerialDisposable()
+      keyed[key] = serial
+      return serial
+    }
+    if cancelInFlight {
+      serial.replace(with: slot)
+    } else {
+      streams.insert(slot)
+    }
+    if keyedStreams.withLock({ $0[key] === serial }) { streams.insert(serial) }
+  }
+
+  /// Cancels the work started under `id`.
+  func cancel(id: some Hashable & Sendable) {
+    store.cancel(id: id)
+    let serial = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
+    serial?.dispose()
+  }
+}
+
+/// Whether `transform` returns its input unchanged: subscribing to its result must reach the
+/// input with the very same observer.
+private func isIdentity<Element: Sendable>(
+  _ transform: (Observable<Element, Never>) -> Observable<Element, Never>
+) -> Bool {
+  let probe = Lifetime()
+  let reached = Atomic<Bool>(false)
+  let marker = Observable<Element, Never>(unchecked: { observer in
+    if observer.lifetime === probe { reached.store(true, ordering: .relaxed) }
+    return Disposables.empty
+  })
+  let subscription = transform(marker).subscribe(AnyObserver({ _ in }, lifetime: probe))
+  subscription.dispose()
+  return reached.load(ordering: .relaxed)
+}
+
+/// A weak reference to a reactor, for the closures its store holds.
+private final class WeakReactor<R: Reactor>: @unchecked Sendable {
+  // Safety: `reactor` is only assigned in `init`; loading a weak reference is atomic, and
+  // reactors are Sendable.
+  weak var reactor: R?
+
+  init(_ reactor: R) {
+    self.reactor = reactor
+  }
+}
+
+/// A `Hashable & Sendable` value, type-erased.
+struct AnyHashableSendable: Hashable, @unchecked Sendable {
+  // Safety: only built from `Sendable` values, which AnyHashable wraps unchanged.
+  let base: AnyHashable
+
+  init(_ value: some Hashable & Sendable) {
+    base = AnyHashable(value)
+  }
+}
