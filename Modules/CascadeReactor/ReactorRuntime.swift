@@ -70,7 +70,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
     let mutationInput =
       isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
-    let coreBox = LockedValue<ReactorCore?>(nil)
+    // Weak: the store's closures must not keep the core (which owns the store) alive.
+    let coreBox = WeakCore<Action, Mutation, State>()
     store = Store(
       initialState: reactor.initialState,
       middlewares: reactor.middlewares.isEmpty
@@ -90,7 +91,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
           reduceNow(input)
           return
         }
-        guard let reactor = weakReactor.reactor, let core = coreBox.withLock({ $0 }) else {
+        guard let reactor = weakReactor.reactor, let core = coreBox.core else {
           return
         }
         core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
@@ -103,7 +104,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let scheduler: any Scheduler = reactor.scheduler
     let delivered = Self.deliver(store.states, on: scheduler)
     stateStream = reactor.transform(state: delivered).share(replay: 1)
-    coreBox.withLock { $0 = self }
+    coreBox.core = self
     if let actionInput {
       streams.insert(
         reactor.transform(action: actionInput.asObservable())
@@ -243,6 +244,16 @@ private final class WeakReactor<R: Reactor>: @unchecked Sendable {
   init(_ reactor: R) {
     self.reactor = reactor
   }
+}
+
+/// A weak reference to a reactor's core, for the closures its store holds.
+private final class WeakCore<Action: Sendable, Mutation: Sendable, State: Sendable>:
+  @unchecked Sendable
+{
+  // Safety: `core` is assigned once, in the core's initializer, before the store can process
+  // anything (the store starts on the first send, after the core is returned); loading a weak
+  // reference is atomic.
+  weak var core: ReactorCore<Action, Mutation, State>?
 }
 
 /// A `Hashable & Sendable` value, type-erased.

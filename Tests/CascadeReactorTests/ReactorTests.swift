@@ -62,3 +62,48 @@ struct ReactorTests {
     subscription.dispose()
   }
 }
+
+@Suite(.checksResources)
+struct ReactorLifetimeTests {
+  final class Looper: Reactor {
+    enum Action: Sendable { case start }
+    struct State: Sendable { var ticks = 0 }
+    typealias Mutation = Int
+
+    let initialState = State()
+    let runtime = ReactorRuntime<Action, Int, State>()
+    let cancelled: Counter
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+
+    init(cancelled: Counter) {
+      self.cancelled = cancelled
+    }
+
+    func mutate(action: Action) -> Mutations<Int> {
+      let cancelled = cancelled
+      return .run { _ in
+        await withTaskCancellationHandler {
+          while !Task.isCancelled { await Task.yield() }
+        } onCancel: {
+          cancelled.increment()
+        }
+      }
+    }
+
+    func reduce(into state: inout State, mutation: Int) { state.ticks += mutation }
+  }
+
+  // AT-31: releasing a reactor cancels its work in flight and frees it.
+  @Test func releasingTheReactorCancelsItsWork() async {
+    let cancelled = Counter()
+    var reactor: Looper? = Looper(cancelled: cancelled)
+    weak let weakReactor = reactor
+    reactor?.send(.start)
+    let probe = reactor!
+    #expect(await eventually { probe.operationsInFlight == 1 })
+    _ = consume probe
+    reactor = nil
+    #expect(weakReactor == nil)
+    #expect(await eventually { cancelled.value == 1 })
+  }
+}
