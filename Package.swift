@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "CascadeMiddleware", targets: ["CascadeMiddleware"]),
     .library(name: "CascadeStore", targets: ["CascadeStore"]),
     .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
+    .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
   ],
   dependencies: [
@@ -57,6 +58,11 @@ let package = Package(
       name: "CascadeReactor",
       dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware"],
       path: "Modules/CascadeReactor"
+    ),
+    .target(
+      name: "CascadeFeedback",
+      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware"],
+      path: "Modules/CascadeFeedback"
     ),
     .target(
       name: "CascadeTesting",
@@ -111,6 +117,16 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         "CascadeReactor",
+        "CascadeMiddleware",
+        "CascadeTesting",
+        "CascadeTestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "CascadeFeedbackTests",
+      dependencies: [
+        "CascadeStreams",
+        "CascadeFeedback",
         "CascadeMiddleware",
         "CascadeTesting",
         "CascadeTestSupport",

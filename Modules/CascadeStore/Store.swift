@@ -268,3 +268,13 @@ extension Store {
     )
   }
 }
+
+extension Store {
+  /// Ends the store at once, as releasing its owner does: no more input, no more delivery, commands
+  /// cancelled.
+  ///
+  /// For architectures built on a store that stop synchronously.
+  package func close() {
+    engine.close()
+  }
+}

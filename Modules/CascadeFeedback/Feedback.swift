@@ -1,0 +1,109 @@
+public import CascadeStreams
+
+/// What a feedback receives when a loop starts: the states, and a way to send events.
+public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
+  /// The loop's states: the current one on subscription, then every new one, in order, each
+  /// exactly once, delivered synchronously on the thread that reduced it.
+  public let states: Observable<State, Never>
+  let emit: @Sendable (Event, EffectToken?) -> Void
+  let reportError: @Sendable (any Error) -> Void
+
+  /// Creates a context; loops build these (and tests of custom feedbacks may).
+  public init(
+    states: Observable<State, Never>,
+    send: @escaping @Sendable (Event) -> Void,
+    report: @escaping @Sendable (any Error) -> Void = { _ in }
+  ) {
+    self.states = states
+    emit = { event, _ in send(event) }
+    reportError = report
+  }
+
+  init(
+    states: Observable<State, Never>,
+    emit: @escaping @Sendable (Event, EffectToken?) -> Void,
+    report: @escaping @Sendable (any Error) -> Void
+  ) {
+    self.states = states
+    self.emit = emit
+    reportError = report
+  }
+
+  /// Reports an effect's error through the loop's diagnostics; the loop goes on.
+  public func report(_ error: any Error) {
+    reportError(error)
+  }
+
+  /// Sends an event to the loop; it is reduced after the state being delivered, never against
+  /// a stale state.
+  public func send(_ event: Event) {
+    emit(event, nil)
+  }
+}
+
+/// A processing engine that watches a loop's state and emits events: ReactiveFeedback's and
+/// RxFeedback's `Feedback`.
+///
+/// Feedbacks never change the state; they emit events, which the loop's reducer turns into the
+/// next state. Build one from the whole state stream (``init(_:)``), from a query whose changes
+/// restart an effect (``init(skippingRepeated:effects:)``), from a predicate
+/// (``init(predicate:effects:)``), from a set of keyed requests
+/// (``init(requests:effects:)``), or from external inputs (``input(_:)``).
+///
+/// Cancellation is complete: when an effect is cancelled (its query changed, its predicate turned
+/// false, its key vanished, or the loop stopped), the events it emitted that were not yet reduced
+/// are dropped, so a cancelled effect never changes the state.
+public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
+  let start: @Sendable (FeedbackContext<State, Event>) -> any Disposable
+
+  /// A feedback from the whole state stream to events (the custom form).
+  ///
+  /// ```swift
+  /// let log = Feedback<Int, Event> { states in
+  ///   states.filter { $0 > 10 }.map { _ in .reset }.asObservable()
+  /// }
+  /// ```
+  public init(_ events: @escaping @Sendable (Observable<State, Never>) -> Observable<Event, Never>)
+  {
+    start = { context in
+      events(context.states).subscribe(onNext: { context.send($0) })
+    }
+  }
+
+  /// A feedback with full control of its subscription: `start` receives the context and returns
+  /// what ends the feedback.
+  public init(start: @escaping @Sendable (FeedbackContext<State, Event>) -> any Disposable) {
+    self.start = start
+  }
+
+  /// A feedback fed by external inputs, such as the UI's events; it ignores the state.
+  ///
+  /// ```swift
+  /// let increment = Feedback<Int, Event>.input(plusTaps.map { .increment })
+  /// ```
+  public static func input<S: ObservableType>(_ events: S) -> Feedback
+  where S.Element == Event, S.Failure == Never {
+    Feedback(start: { context in events.subscribe(onNext: { context.send($0) }) })
+  }
+
+  /// This feedback on a part of a larger state, sending its events as the larger system's.
+  ///
+  /// ```swift
+  /// let paging = pagingFeedback().pullback(state: \.movies, event: AppEvent.movies)
+  /// ```
+  public func pullback<ParentState: Sendable, ParentEvent: Sendable>(
+    state toChild: @escaping @Sendable (ParentState) -> State,
+    event toParent: @escaping @Sendable (Event) -> ParentEvent
+  ) -> Feedback<ParentState, ParentEvent> {
+    let start = start
+    return Feedback<ParentState, ParentEvent>(start: { context in
+      start(
+        FeedbackContext<State, Event>(
+          states: context.states.map(toChild).asObservable(),
+          emit: { event, token in context.emit(toParent(event), token) },
+          report: context.reportError
+        )
+      )
+    })
+  }
+}

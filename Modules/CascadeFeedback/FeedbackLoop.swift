@@ -1,0 +1,150 @@
+public import CascadeMiddleware
+import CascadeStore
+public import CascadeStreams
+
+/// A running state machine: a state, a reducer, and feedbacks that watch the state and emit
+/// events — ReactiveFeedback's `SignalProducer.system` as an object you keep.
+///
+/// ```swift
+/// enum Event: Sendable { case increment, decrement }
+///
+/// let loop = FeedbackLoop(
+///   initial: 0,
+///   reduce: { count, event in
+///     switch event {
+///     case .increment: count + 1
+///     case .decrement: count - 1
+///     }
+///   },
+///   feedbacks: [.input(plusTaps.map { .increment }), .input(minusTaps.map { .decrement })]
+/// )
+/// loop.state.map(String.init).subscribe(onNext: { label.text = $0 })
+/// ```
+///
+/// **Ordering.** Events are reduced one at a time, in order, from any thread. Every feedback
+/// sees every state, in order, exactly once, starting with the initial state (all feedbacks
+/// see it before any event is reduced). An event emitted synchronously while a state is being
+/// delivered is queued and reduced after the delivery finishes, so it is never reduced against
+/// a stale state.
+///
+/// **Lifetime.** The loop owns its feedbacks' subscriptions and effects. ``stop()``, or
+/// releasing the loop, cancels them; events they had emitted but that were not yet reduced are
+/// dropped, and nothing is delivered afterwards.
+public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
+  let store: Store<State, FeedbackInput<Event>>
+  private let subscriptions = CompositeDisposable()
+  private let stateStream: Observable<State, Never>
+
+  /// Creates and starts a loop with a reducer that returns the next state (the seed's form).
+  ///
+  /// - Parameters:
+  ///   - initial: The state before any event.
+  ///   - reduce: The pure function `(State, Event) -> State`.
+  ///   - feedbacks: The feedbacks, started in order.
+  ///   - scheduler: Where ``state`` delivers, and the clock middlewares see. Default: the main
+  ///     queue (synchronously when the event was reduced there).
+  ///   - middlewares: Middlewares that see every event and the resulting state.
+  public convenience init(
+    initial: State,
+    reduce: @escaping @Sendable (State, Event) -> State,
+    feedbacks: [Feedback<State, Event>],
+    scheduler: any Scheduler = MainScheduler.instance,
+    middlewares: [any Middleware<Event, State>] = []
+  ) {
+    self.init(
+      initial: initial,
+      reduceInPlace: { state, event in state = reduce(state, event) },
+      feedbacks: feedbacks,
+      scheduler: scheduler,
+      middlewares: middlewares
+    )
+  }
+
+  /// Creates and starts a loop with a reducer that updates the state in place (no copy of the
+  /// state per event).
+  public init(
+    initial: State,
+    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>],
+    scheduler: any Scheduler = MainScheduler.instance,
+    middlewares: [any Middleware<Event, State>] = []
+  ) {
+    store = Store(
+      initialState: initial,
+      middlewares: middlewares.isEmpty ? [] : [FeedbackMiddleware(MiddlewareStack(middlewares))],
+      isolation: .callerThread,
+      reentrancy: .queue,
+      scheduler: scheduler,
+      diagnostics: nil,
+      reducer: { state, input in reduce(&state, input.event) },
+      expand: { input, reduceNow in
+        if let token = input.token, token.isCancelled { return }
+        reduceNow(input)
+      }
+    )
+    stateStream = Self.deliver(store.states, on: scheduler).share(replay: 1)
+    let store = store
+    let subscriptions = subscriptions
+    let context = FeedbackContext<State, Event>(
+      states: store.states,
+      emit: { [weak store] event, token in store?.send(FeedbackInput(event: event, token: token)) },
+      report: { [weak store] error in
+        store?.report(.commandFailed(command: "feedback effect", error: error))
+      }
+    )
+    // Start every feedback inside one processing turn, so that each sees the initial state
+    // before any event they emit on it is reduced.
+    store.fire(command: StartFeedbacks(feedbacks: feedbacks, context: context, into: subscriptions))
+  }
+
+  deinit {
+    subscriptions.dispose()
+  }
+
+  private static func deliver<S: CascadeStreams.Scheduler>(
+    _ states: Observable<State, Never>,
+    on scheduler: S
+  ) -> Observable<State, Never> {
+    states.observe(on: scheduler)
+  }
+
+  /// Sends an event from outside: reduced before this returns, unless another thread is
+  /// reducing (which then reduces it).
+  public func send(_ event: Event) {
+    store.send(FeedbackInput(event: event, token: nil))
+  }
+
+  /// The current state.
+  public var currentState: State { store.state }
+
+  /// The states: the current one on subscription, then every new one, delivered on the loop's
+  /// scheduler.
+  ///
+  /// It completes when the loop stops.
+  public var state: Observable<State, Never> { stateStream }
+
+  /// Stops the loop: feedbacks and their effects are cancelled, and events not yet reduced are
+  /// dropped.
+  ///
+  /// Nothing is delivered after it returns.
+  public func stop() {
+    subscriptions.dispose()
+    store.close()
+  }
+
+  /// Waits until every event sent so far has been reduced.
+  public func settle() async {
+    await store.settle()
+  }
+}
+
+/// Starts the feedbacks of a loop on its processing thread.
+private struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
+  let feedbacks: [Feedback<State, Event>]
+  let context: FeedbackContext<State, Event>
+  let into: CompositeDisposable
+
+  func execute(state: State, core: Store<State, FeedbackInput<Event>>) {
+    for feedback in feedbacks { into.insert(feedback.start(context)) }
+  }
+}

@@ -1,0 +1,34 @@
+import CascadeMiddleware
+import CascadeStreams
+
+/// Lets middlewares written for a loop's events and state sit on its store, whose inputs are
+/// events tagged with their effect.
+struct FeedbackMiddleware<Event: Sendable, State: Sendable>: Middleware {
+  let stack: MiddlewareStack<Event, State>
+
+  init(_ stack: MiddlewareStack<Event, State>) {
+    self.stack = stack
+  }
+
+  var wantsStateBefore: Bool { stack.wantsStateBefore }
+
+  func intercept(_ input: FeedbackInput<Event>, state: State) -> FeedbackInput<Event>? {
+    stack.intercept(input.event, state: state).map { FeedbackInput(event: $0, token: input.token) }
+  }
+
+  func process(_ record: MiddlewareRecord<FeedbackInput<Event>, State>) {
+    let dispatcher = record.dispatcher
+    stack.process(
+      MiddlewareRecord(
+        input: record.input.event,
+        stateBefore: record.stateBefore,
+        state: record.state,
+        sequence: record.sequence,
+        time: record.time,
+        dispatcher: MiddlewareDispatcher {
+          dispatcher.dispatch(FeedbackInput(event: $0, token: nil))
+        }
+      )
+    )
+  }
+}
