@@ -35,7 +35,36 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   }
 
   /// The mutations applied at once.
-  public var sync: [Mutation]
+  public var sync: [Mutation] {
+    get {
+      switch immediate {
+      case .none: []
+      case .one(let mutation): [mutation]
+      case .many(let mutations): mutations
+      }
+    }
+    set { immediate = Immediate(newValue) }
+  }
+
+  /// The synchronous mutations, without an array for the common single one (no allocation per
+  /// action on the hot path).
+  @usableFromInline
+  enum Immediate: Sendable {
+    case none
+    case one(Mutation)
+    case many([Mutation])
+
+    @inlinable
+    init(_ mutations: [Mutation]) {
+      switch mutations.count {
+      case 0: self = .none
+      case 1: self = .one(mutations[0])
+      default: self = .many(mutations)
+      }
+    }
+  }
+
+  @usableFromInline var immediate: Immediate
   /// The work producing mutations later, if any.
   public var async: Work?
   /// The id the asynchronous work can be cancelled by.
@@ -44,16 +73,21 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   public var cancelInFlight: Bool
 
   /// Mutations applied at once, and optionally work producing more later.
+  @inlinable
   public init(sync: [Mutation] = [], async: Work? = nil) {
-    self.sync = sync
+    immediate = Immediate(sync)
     self.async = async
     id = nil
     cancelInFlight = false
   }
 
   /// One mutation applied at once.
+  @inlinable
   public init(sync mutation: Mutation) {
-    self.init(sync: [mutation], async: nil)
+    immediate = .one(mutation)
+    async = nil
+    id = nil
+    cancelInFlight = false
   }
 
   /// Mutations applied at once, then those a stream emits.
@@ -63,6 +97,7 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   }
 
   /// Mutations applied at once, written as an array literal: `[.setText(text)]`.
+  @inlinable
   public init(arrayLiteral elements: Mutation...) {
     self.init(sync: elements)
   }
@@ -71,8 +106,9 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   public static var none: Mutations { Mutations(sync: [], async: nil) }
 
   /// One mutation applied at once: ReactorKit's `.just(…)`.
+  @inlinable
   public static func just(_ mutation: Mutation) -> Mutations {
-    Mutations(sync: [mutation], async: nil)
+    Mutations(sync: mutation)
   }
 
   /// The mutations a stream emits, applied as they arrive.

@@ -1,4 +1,4 @@
-import CascadeStore
+public import CascadeStore
 public import CascadeStreams
 
 extension Reactor {
@@ -10,12 +10,14 @@ extension Reactor {
   /// refreshTaps.map { Reactor.Action.refresh }.bind(to: reactor.action)
   /// reactor.action.onNext(.refresh)
   /// ```
+  @inlinable
   public var action: ActionInput<Action> {
     ActionInput { [weak self] action in self?.send(action) }
   }
 
   /// Sends an action: its synchronous mutations are applied before this returns (unless another
   /// thread is processing the reactor's inputs, which then applies them).
+  @inlinable
   public func send(_ action: Action) {
     if runtime.isStubbed {
       runtime.core(for: self).stub.record(action)
@@ -25,6 +27,7 @@ extension Reactor {
   }
 
   /// The current state (the stub's, while stubbed).
+  @inlinable
   public var currentState: State {
     let core = runtime.core(for: self)
     if runtime.isStubbed { return core.stub.state.value }
@@ -36,6 +39,7 @@ extension Reactor {
   ///
   /// It replays the latest state to new subscribers and never fails. Where `State` is `Equatable`,
   /// consecutive equal states are dropped (see the overload).
+  @inlinable
   public var state: Observable<State, Never> {
     if runtime.isStubbed {
       return runtime.core(for: self).stub.state.asObservable()
@@ -49,6 +53,7 @@ extension Reactor {
   /// ```swift
   /// reactor.pulse(\.$alertMessage).compactMap { $0 }.subscribe(onNext: { showAlert($0) })
   /// ```
+  @inlinable
   public func pulse<Value: Sendable>(
     _ keyPath: any KeyPath<State, Pulse<Value>> & Sendable
   ) -> Observable<Value, Never> {
@@ -60,32 +65,38 @@ extension Reactor {
 
   /// Whether the reactor is stubbed: actions are recorded in ``stub`` instead of running
   /// `mutate` and `reduce`, and the state is the stub's.
+  @inlinable
   public var isStubEnabled: Bool {
     get { runtime.isStubbed }
     set { runtime.isStubbed = newValue }
   }
 
   /// The stub: recorded actions and a settable state.
+  @inlinable
   public var stub: ReactorStub<Action, State> { runtime.core(for: self).stub }
 
   /// Cancels the asynchronous work started with `id` (``Mutations/cancellable(id:cancelInFlight:)``
   /// or ``Mutations/run(id:cancelInFlight:_:)``); mutations it had queued are dropped.
+  @inlinable
   public func cancel(id: some Hashable & Sendable) {
     runtime.core(for: self).cancel(id: id)
   }
 
   /// Waits until every action and mutation sent so far has been applied.
+  @inlinable
   public func settle() async {
     await runtime.core(for: self).store.settle()
   }
 
   /// The number of asynchronous mutation operations in flight.
+  @inlinable
   public var operationsInFlight: Int { runtime.core(for: self).store.commandsInFlight }
 }
 
 extension Reactor where State: Equatable {
   /// The state stream, without consecutive equal states: the current state on subscription,
   /// then every new one that differs from the previous, delivered on ``scheduler``.
+  @inlinable
   public var state: Observable<State, Never> {
     if runtime.isStubbed {
       return runtime.core(for: self).stub.state.distinctUntilChanged().asObservable()
@@ -96,8 +107,9 @@ extension Reactor where State: Equatable {
 
 /// A reactor's action input: an observer that sends each value as an action.
 public struct ActionInput<Action: Sendable>: ObserverType {
-  private let send: @Sendable (Action) -> Void
+  @usableFromInline let send: @Sendable (Action) -> Void
 
+  @usableFromInline
   init(_ send: @escaping @Sendable (Action) -> Void) {
     self.send = send
   }

@@ -1,7 +1,7 @@
-import CascadeMiddleware
-import CascadeStore
-import CascadeStreams
-import Synchronization
+public import CascadeMiddleware
+public import CascadeStore
+public import CascadeStreams
+public import Synchronization
 
 /// A reactor's machinery: the store that holds its state and processes its actions and
 /// mutations in order, the action input, the state stream and the stub.
@@ -20,27 +20,29 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 {
   // Safety: `core` is written once, under `startLock`, before `started` is stored with release
   // ordering; it is read only after loading `started` with acquire ordering (or under the lock).
-  nonisolated(unsafe) private var core: ReactorCore<Action, Mutation, State>?
-  private let started = Atomic<Bool>(false)
-  private let startLock = LockedValue(())
-  let stubbed = Atomic<Bool>(false)
+  @usableFromInline nonisolated(unsafe) var core: ReactorCore<Action, Mutation, State>?
+  @usableFromInline let started = Atomic<Bool>(false)
+  @usableFromInline let startLock = LockedValue(())
+  @usableFromInline let stubbed = Atomic<Bool>(false)
 
   /// Creates a runtime; it starts on first use.
   public init() {}
 
   /// Whether the reactor is stubbed.
+  @inlinable
   var isStubbed: Bool {
     get { stubbed.load(ordering: .relaxed) }
     set { stubbed.store(newValue, ordering: .relaxed) }
   }
 
   /// The running machinery, started for `reactor` on first use.
+  @inlinable
   func core<R: Reactor>(for reactor: R) -> ReactorCore<Action, Mutation, State>
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     if started.load(ordering: .acquiring) { return core.unsafelyUnwrapped }
     return startLock.withLock { _ in
       if let core { return core }
-      let started = ReactorCore(reactor: reactor)
+      let started = ReactorCore.start(reactor)
       core = started
       self.started.store(true, ordering: .releasing)
       return started
@@ -49,30 +51,31 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 }
 
 /// The running machinery of one reactor.
+@usableFromInline
 final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
-  typealias Input = ReactorInput<Action, Mutation>
+  @usableFromInline typealias Input = ReactorInput<Action, Mutation>
 
-  let store: Store<State, Input>
-  let stub: ReactorStub<Action, State>
-  let stateStream: Observable<State, Never>
+  @usableFromInline let store: Store<State, Input>
+  @usableFromInline let stub: ReactorStub<Action, State>
+  @usableFromInline let stateStream: Observable<State, Never>
   /// Where actions go when `transform(action:)` reworks them; `nil` when it leaves them as they
   /// are, and actions go straight to the store.
-  let actionInput: PublishSubject<Action, Never>?
+  @usableFromInline let actionInput: PublishSubject<Action, Never>?
   /// Where mutations go when `transform(mutation:)` reworks them; `nil` when it leaves them.
-  let mutationInput: PublishSubject<Mutation, Never>?
+  @usableFromInline let mutationInput: PublishSubject<Mutation, Never>?
   /// The subscriptions of the transformed streams and of stream mutations in flight.
-  let streams = CompositeDisposable()
-  let keyedStreams = LockedValue<[AnyHashableSendable: SerialDisposable]>([:])
+  @usableFromInline let streams = CompositeDisposable()
+  @usableFromInline let keyedStreams = LockedValue<[AnyHashableSendable: SerialDisposable]>([:])
 
-  init<R: Reactor>(reactor: R)
+  /// Starts the machinery of `reactor`.
+  ///
+  /// A static factory rather than an initializer, so that the closures on the store's hot path are
+  /// specialized for the reactor's types in client code.
+  @inlinable
+  static func start<R: Reactor>(_ reactor: R) -> ReactorCore
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let weakReactor = WeakReactor(reactor)
-    let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
-    let mutationInput =
-      isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
-    // Weak: the store's closures must not keep the core (which owns the store) alive.
-    let coreBox = WeakCore<Action, Mutation, State>()
-    store = Store(
+    let store = Store<State, Input>(
       initialState: reactor.initialState,
       middlewares: reactor.middlewares.isEmpty
         ? [] : [ReactorMiddleware(MiddlewareStack(reactor.middlewares))],
@@ -81,49 +84,85 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       scheduler: reactor.scheduler,
       diagnostics: nil,
       reducer: { state, input in
-        guard case .mutation(let mutation, _) = input, let reactor = weakReactor.reactor else {
-          return
+        guard case .mutation(let mutation, _) = input else { return }
+        // The reactor `expand` holds for the input being processed: no second weak load.
+        if let reactor = weakReactor.current {
+          reactor.takeUnretainedValue().reduce(into: &state, mutation: mutation)
+        } else if let reactor = weakReactor.reactor {
+          reactor.reduce(into: &state, mutation: mutation)
         }
-        reactor.reduce(into: &state, mutation: mutation)
       },
       expand: { input, reduceNow in
+        // One weak load per input; the reactor (and through it the core) stays alive until the
+        // input is processed, and the reducer reuses it.
+        guard let reactor = weakReactor.reactor else { return }
+        weakReactor.current = Unmanaged.passUnretained(reactor)
+        defer { weakReactor.current = nil }
         guard case .action(let action) = input else {
           reduceNow(input)
           return
         }
-        guard let reactor = weakReactor.reactor, let core = coreBox.core else {
-          return
-        }
-        core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
+        reactor.runtime.core.unsafelyUnwrapped.perform(
+          reactor.mutate(action: action),
+          for: action,
+          reduceNow: reduceNow
+        )
       }
     )
-    stub = ReactorStub(initialState: reactor.initialState)
-    self.actionInput = actionInput
-    self.mutationInput = mutationInput
-    let store = store
+    let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
+    let mutationInput =
+      isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
     let scheduler: any Scheduler = reactor.scheduler
-    let delivered = Self.deliver(store.states, on: scheduler)
-    stateStream = reactor.transform(state: delivered).share(replay: 1)
-    coreBox.core = self
+    // The store's state stream already replays the current state to each subscriber; it is
+    // shared only when `transform(state:)` reworks it, so that the transform runs once.
+    let delivered =
+      scheduler is ImmediateScheduler ? store.states : deliver(store.states, on: scheduler)
+    let stateStream =
+      isIdentity(reactor.transform(state:))
+      ? delivered : reactor.transform(state: delivered).share(replay: 1)
+    let core = ReactorCore(
+      store: store,
+      stub: ReactorStub(initialState: reactor.initialState),
+      stateStream: stateStream,
+      actionInput: actionInput,
+      mutationInput: mutationInput
+    )
     if let actionInput {
-      streams.insert(
+      core.streams.insert(
         reactor.transform(action: actionInput.asObservable())
           .subscribe(onNext: { store.send(.action($0)) })
       )
     }
     if let mutationInput {
-      streams.insert(
+      core.streams.insert(
         reactor.transform(mutation: mutationInput.asObservable())
           .subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
       )
     }
+    return core
+  }
+
+  @usableFromInline
+  init(
+    store: Store<State, Input>,
+    stub: ReactorStub<Action, State>,
+    stateStream: Observable<State, Never>,
+    actionInput: PublishSubject<Action, Never>?,
+    mutationInput: PublishSubject<Mutation, Never>?
+  ) {
+    self.store = store
+    self.stub = stub
+    self.stateStream = stateStream
+    self.actionInput = actionInput
+    self.mutationInput = mutationInput
   }
 
   deinit {
     streams.dispose()
   }
 
-  private static func deliver<S: CascadeStreams.Scheduler>(
+  @inlinable
+  static func deliver<S: CascadeStreams.Scheduler>(
     _ states: Observable<State, Never>,
     on scheduler: S
   ) -> Observable<State, Never> {
@@ -131,6 +170,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   /// Sends an action into the reactor (through `transform(action:)` if it reworks actions).
+  @inlinable
   func send(_ action: Action) {
     if let actionInput {
       actionInput.onNext(action)
@@ -142,15 +182,28 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Applies the synchronous mutations now and starts the asynchronous work.
   ///
   /// On the store's processing thread.
+  @inlinable
   func perform(
     _ mutations: Mutations<Mutation>,
     for action: Action,
     reduceNow: (Input) -> Void
   ) {
-    if let mutationInput {
-      for mutation in mutations.sync { mutationInput.onNext(mutation) }
-    } else {
-      for mutation in mutations.sync { reduceNow(.mutation(mutation, cause: action)) }
+    switch mutations.immediate {
+    case .none: break
+    case .one(let mutation):
+      if let mutationInput {
+        mutationInput.onNext(mutation)
+      } else {
+        reduceNow(.mutation(mutation, cause: action))
+      }
+    case .many(let list):
+      for mutation in list {
+        if let mutationInput {
+          mutationInput.onNext(mutation)
+        } else {
+          reduceNow(.mutation(mutation, cause: action))
+        }
+      }
     }
     guard let work = mutations.async else { return }
     let deliver: @Sendable (Mutation, Store<State, Input>) -> Void
@@ -176,7 +229,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Subscribes to a stream of mutations now, so that streams on virtual time are scheduled at
   /// once; it is disposed with the reactor, or replaced by the next stream with the same id when
   /// `cancelInFlight`.
-  private func start(
+  @usableFromInline
+  func start(
     _ stream: Observable<Mutation, any Error>,
     for action: Action,
     id: (any Hashable & Sendable)?,
@@ -212,6 +266,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   /// Cancels the work started under `id`.
+  @usableFromInline
   func cancel(id: some Hashable & Sendable) {
     store.cancel(id: id)
     let serial = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
@@ -221,7 +276,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
 
 /// Whether `transform` returns its input unchanged: subscribing to its result must reach the
 /// input with the very same observer.
-private func isIdentity<Element: Sendable>(
+@usableFromInline
+func isIdentity<Element: Sendable>(
   _ transform: (Observable<Element, Never>) -> Observable<Element, Never>
 ) -> Bool {
   let probe = Lifetime()
@@ -236,27 +292,33 @@ private func isIdentity<Element: Sendable>(
 }
 
 /// A weak reference to a reactor, for the closures its store holds.
-private final class WeakReactor<R: Reactor>: @unchecked Sendable {
+@usableFromInline
+final class WeakReactor<R: Reactor>: @unchecked Sendable {
   // Safety: `reactor` is only assigned in `init`; loading a weak reference is atomic, and
-  // reactors are Sendable.
-  weak var reactor: R?
+  // reactors are Sendable. `current` is only touched by the thread processing the reactor's
+  // store, while `expand` holds a strong reference to the reactor it points to.
+  @usableFromInline weak var reactor: R?
+  /// Behind a pointer: no dynamic exclusivity check on the hot path.
+  @usableFromInline let currentSlot = UnsafeMutablePointer<Unmanaged<R>?>.allocate(capacity: 1)
 
+  @inlinable var current: Unmanaged<R>? {
+    get { currentSlot.pointee }
+    set { currentSlot.pointee = newValue }
+  }
+
+  deinit {
+    currentSlot.deallocate()
+  }
+
+  @inlinable
   init(_ reactor: R) {
     self.reactor = reactor
+    currentSlot.initialize(to: nil)
   }
 }
 
-/// A weak reference to a reactor's core, for the closures its store holds.
-private final class WeakCore<Action: Sendable, Mutation: Sendable, State: Sendable>:
-  @unchecked Sendable
-{
-  // Safety: `core` is assigned once, in the core's initializer, before the store can process
-  // anything (the store starts on the first send, after the core is returned); loading a weak
-  // reference is atomic.
-  weak var core: ReactorCore<Action, Mutation, State>?
-}
-
 /// A `Hashable & Sendable` value, type-erased.
+@usableFromInline
 struct AnyHashableSendable: Hashable, @unchecked Sendable {
   // Safety: only built from `Sendable` values, which AnyHashable wraps unchanged.
   let base: AnyHashable

@@ -18,6 +18,7 @@ public final class ReactorStub<Action: Sendable, State: Sendable>: Sendable {
   /// The state the stubbed reactor shows: set ``StateRelay/value`` to drive a view.
   public let state: StateRelay<State>
 
+  @usableFromInline
   init(initialState: State) {
     state = StateRelay(initialState)
   }
@@ -25,6 +26,7 @@ public final class ReactorStub<Action: Sendable, State: Sendable>: Sendable {
   /// The actions sent to the reactor while stubbed, in order.
   public var actions: [Action] { recorded.withLock { $0 } }
 
+  @usableFromInline
   func record(_ action: Action) {
     recorded.withLock { $0.append(action) }
   }

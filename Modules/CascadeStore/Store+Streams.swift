@@ -10,11 +10,13 @@ extension Store {
   /// store.states.map(\.count).subscribe(onNext: { print($0) })
   /// for await state in store.states.values { … }
   /// ```
+  @inlinable
   public var states: Infallible<State> {
     stream(select: { $0 }, isDuplicate: nil)
   }
 
   /// A selection of the state as a stream: the current selection, then each recomputed one.
+  @inlinable
   public func select<Selected: Sendable>(
     _ select: @escaping @Sendable (State) -> Selected
   ) -> Infallible<Selected> {
@@ -26,6 +28,7 @@ extension Store {
   /// ```swift
   /// store.select(\.player.level).subscribe(onNext: { print("level", $0) })
   /// ```
+  @inlinable
   public func select<Selected: Sendable & Equatable>(
     _ select: @escaping @Sendable (State) -> Selected
   ) -> Infallible<Selected> {
@@ -36,11 +39,17 @@ extension Store {
   /// it ends when the store shuts down.
   public var values: ObservableValues<State, Never> { states.values }
 
-  private func stream<Selected: Sendable>(
+  /// The stream of a selection.
+  ///
+  /// The store serializes a subscription's deliveries (its values on the processing thread, its end
+  /// after that thread is done), so the observer gets the stream grammar without a serializing sink
+  /// on the way.
+  @inlinable
+  func stream<Selected: Sendable>(
     select: @escaping @Sendable (State) -> Selected,
     isDuplicate: (@Sendable (Selected, Selected) -> Bool)?
   ) -> Infallible<Selected> {
-    Observable.create { [weak engine] observer in
+    Observable(unchecked: { [weak engine] observer in
       guard let engine else {
         observer.onCompleted()
         return Disposables.empty
@@ -54,6 +63,6 @@ extension Store {
       )
       engine.submit(.subscribe(box))
       return Disposables.create { [weak engine] in engine?.detach(box) }
-    }
+    })
   }
 }

@@ -237,12 +237,14 @@ extension Store {
   /// Reports `diagnostic` through the store's diagnostics hook (IssueReporting by default).
   ///
   /// For architectures built on a store (reactors) whose own work fails outside a command.
+  @usableFromInline
   package func report(_ diagnostic: StoreDiagnostic) {
     engine.diagnostics(diagnostic)
   }
 
   /// A store whose engine turns each input into the inputs to reduce now, on the processing
   /// thread (a reactor's action into its synchronous mutations).
+  @usableFromInline
   package convenience init(
     initialState: State,
     middlewares: [any Middleware<Action, State>],

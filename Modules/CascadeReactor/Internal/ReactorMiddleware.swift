@@ -1,4 +1,4 @@
-import CascadeMiddleware
+public import CascadeMiddleware
 import CascadeStreams
 
 /// Lets middlewares written for a reactor's actions and state sit on its store, whose inputs are
@@ -7,16 +7,18 @@ import CascadeStreams
 /// Actions are intercepted (blocked or transformed) before `mutate(action:)`; each mutation that
 /// an action produced is processed with that action, the mutation, and the resulting state.
 /// Mutations merged in by `transform(mutation:)` have no action and are not shown.
+@usableFromInline
 struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>: Middleware {
-  let stack: MiddlewareStack<Action, State>
+  @usableFromInline let stack: MiddlewareStack<Action, State>
 
+  @usableFromInline
   init(_ stack: MiddlewareStack<Action, State>) {
     self.stack = stack
   }
 
-  var wantsStateBefore: Bool { stack.wantsStateBefore }
+  @usableFromInline var wantsStateBefore: Bool { stack.wantsStateBefore }
 
-  func intercept(
+  @usableFromInline func intercept(
     _ input: ReactorInput<Action, Mutation>,
     state: State
   ) -> ReactorInput<Action, Mutation>? {
@@ -24,7 +26,8 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
     return stack.intercept(action, state: state).map { .action($0) }
   }
 
-  func process(_ record: MiddlewareRecord<ReactorInput<Action, Mutation>, State>) {
+  @usableFromInline func process(_ record: MiddlewareRecord<ReactorInput<Action, Mutation>, State>)
+  {
     guard case .mutation(let mutation, let cause?) = record.input else { return }
     let dispatcher = record.dispatcher
     stack.process(

@@ -59,6 +59,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     @usableFromInline var cancelledOrigins: Set<Int> = []
     @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
     @usableFromInline var current: String?
+    /// Subscriptions ended by `close()` while a thread was processing: that thread tells them
+    /// when it stops, so their last delivery and the end never overlap.
+    @usableFromInline var closedBoxes: [SubscriptionBox<State>] = []
     /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
     @usableFromInline var probe: StoreProbe<State, Action>?
   }
@@ -215,13 +218,16 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       guard !shared.pointee.closed, let next = shared.pointee.queue.popFirst() else {
         shared.pointee.processing = false
         processingThread.store(0, ordering: .relaxed)
-        if shared.pointee.idleWaiters.isEmpty {
+        if shared.pointee.idleWaiters.isEmpty && shared.pointee.closedBoxes.isEmpty {
           storage.unlock()
           return
         }
         let waiters = shared.pointee.idleWaiters
+        let closedBoxes = shared.pointee.closedBoxes
         shared.pointee.idleWaiters = []
+        shared.pointee.closedBoxes = []
         storage.unlock()
+        for box in closedBoxes { box.storeDidClose() }
         for waiter in waiters { waiter.resume() }
         return
       }
@@ -553,7 +559,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   /// Ends everything at once: no more input, no more delivery, commands cancelled.
   func close() {
-    let (subscriptions, tasks, parked, waiters) = storage.withLock { shared in
+    let (subscriptions, tasks, parked, waiters, tellNow) = storage.withLock { shared in
       shared.accepting = false
       shared.closed = true
       shared.queue.removeAll()
@@ -563,10 +569,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         shared.parked = []
         shared.idleWaiters = []
       }
-      return (shared.subscriptions, Array(shared.tasks.values), shared.parked, shared.idleWaiters)
+      let tellNow = !shared.processing
+      if !tellNow { shared.closedBoxes = shared.subscriptions }
+      return (
+        shared.subscriptions, Array(shared.tasks.values), shared.parked, shared.idleWaiters,
+        tellNow
+      )
     }
     timers.dispose()
-    for box in subscriptions where box.cancel() { box.storeDidClose() }
+    for box in subscriptions where box.cancel() && tellNow { box.storeDidClose() }
     for task in tasks {
       task.cancel()
       Resources.decrement()
