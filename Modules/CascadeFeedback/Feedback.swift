@@ -5,8 +5,8 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
   /// The loop's states: the current one on subscription, then every new one, in order, each
   /// exactly once, delivered synchronously on the thread that reduced it.
   public let states: Observable<State, Never>
-  let emit: @Sendable (Event, EffectToken?) -> Void
-  let reportError: @Sendable (any Error) -> Void
+  @usableFromInline let emit: @Sendable (Event, EffectToken?) -> Void
+  @usableFromInline let reportError: @Sendable (any Error) -> Void
 
   /// Creates a context; loops build these (and tests of custom feedbacks may).
   public init(
@@ -19,6 +19,7 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
     reportError = report
   }
 
+  @usableFromInline
   init(
     states: Observable<State, Never>,
     emit: @escaping @Sendable (Event, EffectToken?) -> Void,
@@ -36,6 +37,7 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
 
   /// Sends an event to the loop; it is reduced after the state being delivered, never against
   /// a stale state.
+  @inlinable
   public func send(_ event: Event) {
     emit(event, nil)
   }
@@ -54,7 +56,7 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
 /// false, its key vanished, or the loop stopped), the events it emitted that were not yet reduced
 /// are dropped, so a cancelled effect never changes the state.
 public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
-  let start: @Sendable (FeedbackContext<State, Event>) -> any Disposable
+  @usableFromInline let start: @Sendable (FeedbackContext<State, Event>) -> any Disposable
 
   /// A feedback from the whole state stream to events (the custom form).
   ///
@@ -72,6 +74,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
 
   /// A feedback with full control of its subscription: `start` receives the context and returns
   /// what ends the feedback.
+  @inlinable
   public init(start: @escaping @Sendable (FeedbackContext<State, Event>) -> any Disposable) {
     self.start = start
   }

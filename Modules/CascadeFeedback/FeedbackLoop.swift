@@ -1,5 +1,5 @@
 public import CascadeMiddleware
-import CascadeStore
+public import CascadeStore
 public import CascadeStreams
 
 /// A running state machine: a state, a reducer, and feedbacks that watch the state and emit
@@ -31,9 +31,9 @@ public import CascadeStreams
 /// releasing the loop, cancels them; events they had emitted but that were not yet reduced are
 /// dropped, and nothing is delivered afterwards.
 public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
-  let store: Store<State, FeedbackInput<Event>>
-  private let subscriptions = CompositeDisposable()
-  private let stateStream: Observable<State, Never>
+  @usableFromInline let store: Store<State, FeedbackInput<Event>>
+  @usableFromInline let subscriptions = CompositeDisposable()
+  @usableFromInline let stateStream: Observable<State, Never>
 
   /// Creates and starts a loop with a reducer that returns the next state (the seed's form).
   ///
@@ -44,6 +44,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///   - scheduler: Where ``state`` delivers, and the clock middlewares see. Default: the main
   ///     queue (synchronously when the event was reduced there).
   ///   - middlewares: Middlewares that see every event and the resulting state.
+  @inlinable
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
@@ -62,6 +63,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 
   /// Creates and starts a loop with a reducer that updates the state in place (no copy of the
   /// state per event).
+  @inlinable
   public init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
@@ -82,7 +84,9 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
         reduceNow(input)
       }
     )
-    stateStream = Self.deliver(store.states, on: scheduler).share(replay: 1)
+    // The store's state stream replays the current state to each subscriber by itself.
+    stateStream =
+      scheduler is ImmediateScheduler ? store.states : Self.deliver(store.states, on: scheduler)
     let store = store
     let subscriptions = subscriptions
     let context = FeedbackContext<State, Event>(
@@ -101,7 +105,8 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     subscriptions.dispose()
   }
 
-  private static func deliver<S: CascadeStreams.Scheduler>(
+  @inlinable
+  static func deliver<S: CascadeStreams.Scheduler>(
     _ states: Observable<State, Never>,
     on scheduler: S
   ) -> Observable<State, Never> {
@@ -110,6 +115,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 
   /// Sends an event from outside: reduced before this returns, unless another thread is
   /// reducing (which then reduces it).
+  @inlinable
   public func send(_ event: Event) {
     store.send(FeedbackInput(event: event, token: nil))
   }
@@ -139,11 +145,24 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 }
 
 /// Starts the feedbacks of a loop on its processing thread.
-private struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
-  let feedbacks: [Feedback<State, Event>]
-  let context: FeedbackContext<State, Event>
-  let into: CompositeDisposable
+@usableFromInline
+struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
+  @usableFromInline let feedbacks: [Feedback<State, Event>]
+  @usableFromInline let context: FeedbackContext<State, Event>
+  @usableFromInline let into: CompositeDisposable
 
+  @usableFromInline
+  init(
+    feedbacks: [Feedback<State, Event>],
+    context: FeedbackContext<State, Event>,
+    into: CompositeDisposable
+  ) {
+    self.feedbacks = feedbacks
+    self.context = context
+    self.into = into
+  }
+
+  @usableFromInline
   func execute(state: State, core: Store<State, FeedbackInput<Event>>) {
     for feedback in feedbacks { into.insert(feedback.start(context)) }
   }

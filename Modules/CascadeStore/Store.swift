@@ -119,6 +119,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - command: The command.
   ///   - id: An id to cancel it by with ``cancel(id:)`` while it waits.
+  @inlinable
   public func fire<C: Command>(command: C, id: (any Hashable & Sendable)? = nil)
   where C.CommandState == State, C.Action == Action {
     var box = CommandBox(command)

@@ -1,22 +1,27 @@
-import CascadeMiddleware
+public import CascadeMiddleware
 import CascadeStreams
 
 /// Lets middlewares written for a loop's events and state sit on its store, whose inputs are
 /// events tagged with their effect.
+@usableFromInline
 struct FeedbackMiddleware<Event: Sendable, State: Sendable>: Middleware {
-  let stack: MiddlewareStack<Event, State>
+  @usableFromInline let stack: MiddlewareStack<Event, State>
 
+  @usableFromInline
   init(_ stack: MiddlewareStack<Event, State>) {
     self.stack = stack
   }
 
-  var wantsStateBefore: Bool { stack.wantsStateBefore }
+  @usableFromInline var wantsStateBefore: Bool { stack.wantsStateBefore }
 
-  func intercept(_ input: FeedbackInput<Event>, state: State) -> FeedbackInput<Event>? {
+  @usableFromInline func intercept(
+    _ input: FeedbackInput<Event>,
+    state: State
+  ) -> FeedbackInput<Event>? {
     stack.intercept(input.event, state: state).map { FeedbackInput(event: $0, token: input.token) }
   }
 
-  func process(_ record: MiddlewareRecord<FeedbackInput<Event>, State>) {
+  @usableFromInline func process(_ record: MiddlewareRecord<FeedbackInput<Event>, State>) {
     let dispatcher = record.dispatcher
     stack.process(
       MiddlewareRecord(

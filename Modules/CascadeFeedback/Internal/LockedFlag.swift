@@ -1,10 +1,13 @@
-import Synchronization
+public import Synchronization
 
 /// A flag that goes from false to true once, readable from any thread.
+@usableFromInline
 final class LockedFlag: Sendable {
-  private let flag = Atomic<Bool>(false)
+  @usableFromInline let flag = Atomic<Bool>(false)
 
-  var value: Bool { flag.load(ordering: .acquiring) }
+  @usableFromInline init() {}
 
-  func set() { flag.store(true, ordering: .releasing) }
+  @inlinable var value: Bool { flag.load(ordering: .acquiring) }
+
+  @usableFromInline func set() { flag.store(true, ordering: .releasing) }
 }

@@ -3,21 +3,23 @@ import CascadeStreams
 /// A fired command, type-erased: a ``Command`` or an ``AsyncCommand``.
 @usableFromInline
 struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline
   enum Work: Sendable {
     case sync(@Sendable (State, Store<State, Action>) -> Void)
     case async(@Sendable (State, Store<State, Action>) async throws -> Void)
   }
 
-  let name: String
+  @usableFromInline let name: String
   /// The id that `cancel(id:)` cancels the command by, if any.
-  var id: CommandID?
+  @usableFromInline var id: CommandID?
   /// Whether running this command first cancels the commands in flight with the same id.
-  var cancelInFlight = false
-  let canExecute: @Sendable (State) -> Bool
-  let expiration: Duration
-  let work: Work
-  let didExpire: @Sendable (State, Store<State, Action>) -> Void
+  @usableFromInline var cancelInFlight = false
+  @usableFromInline let canExecute: @Sendable (State) -> Bool
+  @usableFromInline let expiration: Duration
+  @usableFromInline let work: Work
+  @usableFromInline let didExpire: @Sendable (State, Store<State, Action>) -> Void
 
+  @inlinable
   init<C: Command>(_ command: C) where C.CommandState == State, C.Action == Action {
     name = String(describing: command)
     canExecute = command.canExecute(state:)
@@ -62,8 +64,9 @@ enum CommandOrigin {
 @usableFromInline
 struct CommandID: Hashable, @unchecked Sendable {
   // Safety: only built from `Sendable` values (see `init`), which AnyHashable wraps unchanged.
-  let base: AnyHashable
+  @usableFromInline let base: AnyHashable
 
+  @inlinable
   init(_ value: some Hashable & Sendable) {
     base = AnyHashable(value)
   }

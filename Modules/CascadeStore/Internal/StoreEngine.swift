@@ -178,13 +178,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   /// Work sent from inside the store's own processing, on the processing thread.
-  @usableFromInline
+  @inlinable
   func submitReentrant(_ work: Work) {
-    if case .action(let action, _, _) = work, reentrancy != .queue {
-      let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
-      let rejected = reentrancy == .reject
-      diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
-      if rejected { return }
+    if reentrancy != .queue, case .action = work {
+      reportReentrant(work)
+      if reentrancy == .reject { return }
     }
     if reducing.load(ordering: .relaxed) {
       // Inside the reducer this thread already holds the lock.
@@ -193,13 +191,22 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         shared.pointee.queue.append(work)
       }
     } else {
-      let accepted = storage.withLock { shared -> Bool in
-        guard shared.accepting || Self.isInternal(work) else { return false }
-        shared.queue.append(work)
-        return true
-      }
+      let shared = storage.unsafeValue
+      storage.lock()
+      let accepted = shared.pointee.accepting || Self.isInternal(work)
+      if accepted { shared.pointee.queue.append(work) }
+      storage.unlock()
       if !accepted { dropLate(work) }
     }
+  }
+
+  /// Reports a reentrant send under the report and reject policies.
+  @usableFromInline
+  func reportReentrant(_ work: Work) {
+    guard case .action(let action, _, _) = work else { return }
+    let during = storage.withLockIfNotReducing(reducing) { $0.current } ?? "?"
+    let rejected = reentrancy == .reject
+    diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
   }
 
   @usableFromInline
