@@ -11,8 +11,11 @@ graphs="$(mktemp -d)"
 output="$(mktemp -d)"
 trap 'rm -rf "$graphs" "$output"' EXIT
 for module in "${modules[@]}"; do
+  # Extension blocks give pages to members added to other modules' types (CascadeTesting's
+  # `Reactor.assertStates`), as swift-docc-plugin does by default.
   swift build --target "$module" --scratch-path .build-docs \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all-$module" >/dev/null
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
+    -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs/all-$module" >/dev/null
   # Only this module's own graphs: its dependencies' (CustomDump's) have links of their own.
   mkdir -p "$graphs/$module"
   cp "$graphs/all-$module/$module".symbols.json "$graphs/$module/"

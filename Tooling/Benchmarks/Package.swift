@@ -36,6 +36,7 @@ let package = Package(
       dependencies: [
         .product(name: "CascadeStreams", package: "cascade"),
         .product(name: "CascadeStore", package: "cascade"),
+        .product(name: "CascadeReactor", package: "cascade"),
       ],
       swiftSettings: settings
     )

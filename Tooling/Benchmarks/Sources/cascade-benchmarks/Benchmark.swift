@@ -24,7 +24,7 @@ enum Architecture: String, CaseIterable, Sendable, Codable {
   case streams = "Streams"
   /// CascadeStore: `Store`.
   case store = "Store"
-  /// CascadeReactor (not written yet).
+  /// CascadeReactor: a `Reactor` on the store engine.
   case reactor = "Reactor"
   /// CascadeFeedback (not written yet).
   case feedback = "Feedback"
@@ -73,6 +73,12 @@ func check(
 struct Benchmark: Sendable {
   let workload: Workload
   let architecture: Architecture
+  /// Which way of writing the cell this is, or `nil` for a cell written one way.
+  ///
+  /// W1's Reactor cell is measured written two ways: a `final class` conforming to `Reactor`,
+  /// and a `BaseReactor` subclass. The table shows the fastest variant and notes the others
+  /// under it.
+  let variant: String?
   /// The result a correct run must produce for a given N, if it is known independently.
   let expected: (@Sendable (Int) -> Checksum)?
   /// Whether the harness measures the peak resident memory of one extra run (see
@@ -89,6 +95,7 @@ struct Benchmark: Sendable {
   init(
     _ workload: Workload,
     _ architecture: Architecture,
+    variant: String? = nil,
     expected: (@Sendable (Int) -> Checksum)? = nil,
     measuresMemory: Bool = false,
     goal: Goal? = nil,
@@ -97,6 +104,7 @@ struct Benchmark: Sendable {
   ) {
     self.workload = workload
     self.architecture = architecture
+    self.variant = variant
     self.expected = expected
     self.measuresMemory = measuresMemory
     self.goal = goal
@@ -107,6 +115,7 @@ struct Benchmark: Sendable {
   init(
     _ workload: Workload,
     _ architecture: Architecture,
+    variant: String? = nil,
     expected: (@Sendable (Int) -> Checksum)? = nil,
     goal: Goal? = nil,
     notes: (@Sendable (Measurement) -> [String])? = nil,
@@ -115,6 +124,7 @@ struct Benchmark: Sendable {
     self.init(
       workload,
       architecture,
+      variant: variant,
       expected: expected,
       goal: goal,
       notes: notes,
@@ -124,6 +134,13 @@ struct Benchmark: Sendable {
 }
 
 extension Benchmark {
+  /// The cell's name in messages: `W1 Reactor`, and its variant if it has one.
+  var label: String {
+    let cell = "\(workload.id) \(architecture.rawValue)"
+    guard let variant else { return cell }
+    return "\(cell) (\(variant))"
+  }
+
   /// Every benchmark, in row order.
   ///
   /// W0 comes first: every ratio is taken against it.

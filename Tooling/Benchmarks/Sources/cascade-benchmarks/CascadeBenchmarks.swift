@@ -44,7 +44,7 @@ struct CascadeBenchmarks {
       for benchmark in selected {
         let n = options.n(for: benchmark.workload)
         printError(
-          "\(benchmark.workload.id) \(benchmark.architecture.rawValue): N = \(n), "
+          "\(benchmark.label): N = \(n), "
             + "1 warm-up + \(options.runs) runs…"
         )
         measurements.append(try Measurement.take(benchmark, n: n, runs: options.runs))
@@ -82,7 +82,7 @@ struct CascadeBenchmarks {
       guard let reference, reference.checksum != measured.checksum else { continue }
       throw Measurement.Failure(
         measured.benchmark,
-        "produced \(measured.checksum), but \(reference.benchmark.architecture.rawValue) "
+        "produced \(measured.checksum), but \(reference.benchmark.label) "
           + "produced \(reference.checksum)"
       )
     }

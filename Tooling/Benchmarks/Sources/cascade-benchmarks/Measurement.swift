@@ -81,7 +81,7 @@ struct Measurement: Sendable {
     let description: String
 
     init(_ benchmark: Benchmark, _ problem: String) {
-      description = "\(benchmark.workload.id) \(benchmark.architecture.rawValue): \(problem)"
+      description = "\(benchmark.label): \(problem)"
     }
   }
 }

@@ -27,9 +27,36 @@ struct Report: Sendable {
     }
   }
 
+  /// The measurement shown in the cell of `workload` and `architecture`: the fastest of its
+  /// variants when it was measured written several ways.
   func measurement(_ workload: Workload, _ architecture: Architecture) -> Measurement? {
-    measurements.first {
+    measurements.filter {
       $0.benchmark.workload == workload && $0.benchmark.architecture == architecture
+    }
+    .min { $0.median < $1.median }
+  }
+
+  /// Whether `measured` is the one its cell shows (not a slower variant).
+  func isShown(_ measured: Measurement) -> Bool {
+    let shown = measurement(measured.benchmark.workload, measured.benchmark.architecture)
+    return shown?.benchmark.variant == measured.benchmark.variant
+  }
+
+  /// For each cell measured written several ways, which variant it shows and how the others
+  /// did.
+  var variantNotes: [String] {
+    measurements.filter { $0.benchmark.variant != nil && !isShown($0) }.compactMap { other in
+      guard
+        let shown = measurement(other.benchmark.workload, other.benchmark.architecture),
+        let shownVariant = shown.benchmark.variant, let otherVariant = other.benchmark.variant
+      else { return nil }
+      var cell = "\(Format.milliseconds(other.median)) · \(Format.rate(other.operationsPerSecond))"
+      if let ratio = ratioToBaseline(other) { cell += " · ×\(Format.fixed(ratio, 2))" }
+      let relative = other.nanosecondsPerOperation / shown.nanosecondsPerOperation
+      return
+        "\(other.benchmark.workload.id) \(other.benchmark.architecture.rawValue): the cell is "
+        + "the \(shownVariant); the \(otherVariant) ran \(cell) "
+        + "(×\(Format.fixed(relative, 2)) the cell's time per operation)"
     }
   }
 
@@ -72,7 +99,7 @@ struct Report: Sendable {
   var verdicts: [GoalVerdict] {
     guard !quick else { return [] }
     return measurements.compactMap { measured in
-      guard let goal = measured.benchmark.goal else { return nil }
+      guard let goal = measured.benchmark.goal, isShown(measured) else { return nil }
       let verdict = goal.judge(measured) { self.measurement(measured.benchmark.workload, $0) }
       return GoalVerdict(
         workload: measured.benchmark.workload.id,
@@ -148,11 +175,12 @@ struct Report: Sendable {
           + "per operation"
       )
     }
-    let notes = measurements.flatMap { measured in
-      (measured.benchmark.notes?(measured) ?? []).map {
-        "\(measured.benchmark.workload.id) \(measured.benchmark.architecture.rawValue): \($0)"
-      }
-    }
+    let notes =
+      measurements.filter(isShown).flatMap { measured in
+        (measured.benchmark.notes?(measured) ?? []).map {
+          "\(measured.benchmark.workload.id) \(measured.benchmark.architecture.rawValue): \($0)"
+        }
+      } + variantNotes
     if !notes.isEmpty {
       lines.append("")
       lines += notes
@@ -179,6 +207,10 @@ struct Report: Sendable {
       let workload: String
       let name: String
       let architecture: Architecture
+      /// How the cell was written, when it was measured written several ways.
+      let variant: String?
+      /// Whether the table shows this measurement (the fastest variant of its cell).
+      let shown: Bool
       let n: Int
       let runs: Int
       let medianSeconds: Double
@@ -213,6 +245,8 @@ struct Report: Sendable {
           workload: measured.benchmark.workload.id,
           name: measured.benchmark.workload.name,
           architecture: measured.benchmark.architecture,
+          variant: measured.benchmark.variant,
+          shown: isShown(measured),
           n: measured.n,
           runs: measured.samples.count,
           medianSeconds: measured.median,

@@ -39,10 +39,11 @@ enum W1 {
     Checksum(count: n + 1, sum: n &* (n &+ 1) / 2, last: n)
   }
 
-  static let benchmarks = [
-    Benchmark(workload, .plain, expected: expected, run: runPlain),
-    Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
-  ]
+  static let benchmarks =
+    [
+      Benchmark(workload, .plain, expected: expected, run: runPlain),
+      Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
+    ] + reactorBenchmarks
 
   static func runPlain(n: Int) throws -> Checksum {
     let tally = Tally()

@@ -74,6 +74,7 @@ enum W2 {
       notes: notes,
       run: runStore
     ),
+    reactorBenchmark,
   ]
 
   static func runPlain(n: Int) throws -> Checksum {

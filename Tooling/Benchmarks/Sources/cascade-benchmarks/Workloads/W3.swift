@@ -157,6 +157,7 @@ enum W3 {
       notes: notes,
       outcome: runStore
     ),
+    reactorBenchmark,
   ]
 
   static func runPlain(n: Int) throws -> Outcome {

@@ -75,12 +75,14 @@ enum W4 {
     Benchmark(sequential, .store, expected: expected) { n in
       try runBlocking { try await storeSequential(n) }
     },
+    reactorBenchmarks[0],
     Benchmark(burst, .plain, expected: expected) { n in
       try runBlocking { await plainBurst(n) }
     },
     Benchmark(burst, .store, expected: expected) { n in
       try runBlocking { try await storeBurst(n) }
     },
+    reactorBenchmarks[1],
   ]
 
   // MARK: Plain

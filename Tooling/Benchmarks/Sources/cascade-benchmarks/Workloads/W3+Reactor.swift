@@ -1,0 +1,67 @@
+import CascadeReactor
+import CascadeStreams
+
+/// W3's Reactor column: the 10,000 items in a reactor's state, toggled with `reduce(into:)` in
+/// place.
+///
+/// The reactor applies `.toggle(i)` as a mutation with W3's reducer (which also watches the
+/// array's buffer) and delivers on `ImmediateScheduler.instance` (see W1's Reactor column). One
+/// subscriber, `reactor.state.map { $0.doneCount }.distinctUntilChanged()`, records the done
+/// count. The same probes as the Store column: the buffer moves (a copy per action moves it) and
+/// the peak memory of the toggles.
+extension W3 {
+  final class ItemsReactor: Reactor {
+    typealias Mutation = Action
+
+    let initialState: State
+    let runtime = ReactorRuntime<Action, Mutation, State>()
+    private let reducer: @Sendable (inout State, Action) -> Void
+
+    init(initialState: State, reducer: @escaping @Sendable (inout State, Action) -> Void) {
+      self.initialState = initialState
+      self.reducer = reducer
+    }
+
+    func mutate(action: Action) -> Mutations<Mutation> {
+      .just(action)
+    }
+
+    func reduce(into state: inout State, mutation: Mutation) {
+      reducer(&state, mutation)
+    }
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+  }
+
+  static let reactorBenchmark = Benchmark(
+    workload,
+    .reactor,
+    expected: expected,
+    measuresMemory: true,
+    goal: .all([.minimumRate(5e6), flatMemory]),
+    notes: notes,
+    outcome: runReactor
+  )
+
+  static func runReactor(n: Int) throws -> Outcome {
+    let tally = Tally()
+    let watch = BufferWatch()
+    let reactor = ItemsReactor(initialState: makeState(), reducer: makeReducer(watch))
+    let subscription = reactor.state
+      .map(opaque { @Sendable (state: State) in state.doneCount })
+      .distinctUntilChanged()
+      .subscribe(onNext: opaque { @Sendable (value: Int) in tally.record(value) })
+    watch.start(at: address(of: reactor.currentState.items))
+    MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    toggle(n: n, reactor)
+    try checkFinal(reactor.currentState, tally)
+    subscription.dispose()
+    return Outcome(checksum: tally.checksum, counters: [reallocations: watch.moves])
+  }
+
+  @inline(never)
+  static func toggle(n: Int, _ reactor: ItemsReactor) {
+    var random = SplitMix64(seed: seed)
+    for _ in 0..<n { reactor.send(.toggle(random.index(below: count))) }
+  }
+}
