@@ -98,11 +98,15 @@ public protocol Reactor: AnyObject, Sendable {
 
 extension Reactor {
   /// Unchanged.
-  public func transform(action: Observable<Action, Never>) -> Observable<Action, Never> { action }
+  public func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
+    TransformProbe.noteDefault(of: self)
+    return action
+  }
 
   /// Unchanged.
   public func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
-    mutation
+    TransformProbe.noteDefault(of: self)
+    return mutation
   }
 
   /// Unchanged.

@@ -62,15 +62,26 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   let mutationInput: PublishSubject<Mutation, Never>?
   /// The subscriptions of the transformed streams and of stream mutations in flight.
   let streams = CompositeDisposable()
-  let keyedStreams = LockedValue<[AnyHashableSendable: SerialDisposable]>([:])
+  /// The subscriptions of stream mutations started with an id, by id.
+  let keyedStreams = LockedValue<[AnyHashableSendable: CompositeDisposable]>([:])
 
   init<R: Reactor>(reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let weakReactor = WeakReactor(reactor)
-    let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
-    let mutationInput =
-      isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
-    let coreBox = LockedValue<ReactorCore?>(nil)
+    // Each hook is called once; where it is the default (which returns its input unchanged),
+    // its result is not used and inputs go straight to the store.
+    let actions = PublishSubject<Action, Never>()
+    let (transformedActions, actionsUnchanged) = TransformProbe.run(for: reactor) {
+      reactor.transform(action: actions.asObservable())
+    }
+    let mutations = PublishSubject<Mutation, Never>()
+    let (transformedMutations, mutationsUnchanged) = TransformProbe.run(for: reactor) {
+      reactor.transform(mutation: mutations.asObservable())
+    }
+    let actionInput = actionsUnchanged ? nil : actions
+    let mutationInput = mutationsUnchanged ? nil : mutations
+    // Weak: the store's closures must not keep the core (which owns the store) alive.
+    let coreBox = LockedValue(WeakCore<Action, Mutation, State>())
     store = Store(
       initialState: reactor.initialState,
       middlewares: reactor.middlewares.isEmpty
@@ -90,7 +101,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
           reduceNow(input)
           return
         }
-        guard let reactor = weakReactor.reactor, let core = coreBox.withLock({ $0 }) else {
+        guard let reactor = weakReactor.reactor, let core = coreBox.withLock({ $0.core }) else {
           return
         }
         core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
@@ -103,23 +114,24 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let scheduler: any Scheduler = reactor.scheduler
     let delivered = Self.deliver(store.states, on: scheduler)
     stateStream = reactor.transform(state: delivered).share(replay: 1)
-    coreBox.withLock { $0 = self }
-    if let actionInput {
-      streams.insert(
-        reactor.transform(action: actionInput.asObservable())
-          .subscribe(onNext: { store.send(.action($0)) })
-      )
+    coreBox.withLock { $0.core = self }
+    if actionInput != nil {
+      streams.insert(transformedActions.subscribe(onNext: { store.send(.action($0)) }))
     }
-    if let mutationInput {
+    if mutationInput != nil {
       streams.insert(
-        reactor.transform(mutation: mutationInput.asObservable())
-          .subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
+        transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
       )
     }
   }
 
   deinit {
     streams.dispose()
+    let keyed = keyedStreams.withLock { keyed in
+      defer { keyed = [:] }
+      return Array(keyed.values)
+    }
+    for group in keyed { group.dispose() }
   }
 
   private static func deliver<S: CascadeStreams.Scheduler>(
@@ -173,8 +185,9 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   /// Subscribes to a stream of mutations now, so that streams on virtual time are scheduled at
-  /// once; it is disposed with the reactor, or replaced by the next stream with the same id when
-  /// `cancelInFlight`.
+  /// once; it is disposed with the reactor, by `cancel(id:)` when it has an id, or by the next
+  /// stream with the same id when `cancelInFlight`. A subscription that ends leaves its group, so
+  /// finished streams are not kept until the reactor goes.
   private func start(
     _ stream: Observable<Mutation, any Error>,
     for action: Action,
@@ -183,55 +196,74 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     deliver: @escaping @Sendable (Mutation) -> Void
   ) {
     let store = store
+    let group: CompositeDisposable
+    if let id {
+      let key = AnyHashableSendable(id)
+      let (previous, keyed) = keyedStreams.withLock { keyed in
+        let previous = cancelInFlight ? keyed.removeValue(forKey: key) : nil
+        if let existing = keyed[key] { return (previous, existing) }
+        let created = CompositeDisposable()
+        keyed[key] = created
+        return (previous, created)
+      }
+      previous?.dispose()
+      group = keyed
+    } else {
+      group = streams
+    }
     let slot = SingleAssignmentDisposable()
+    guard let key = group.insert(slot) else { return }
     let subscription = stream.subscribe(
       onNext: deliver,
       onError: { error in
         store.report(.commandFailed(command: "mutate(\(action))", error: error))
-      }
+      },
+      onDisposed: { [weak group] in group?.detach(for: key) }
     )
     slot.setDisposable(subscription)
-    guard let id else {
-      streams.insert(slot)
-      return
-    }
-    let key = AnyHashableSendable(id)
-    let serial = keyedStreams.withLock { keyed -> SerialDisposable in
-      if let serial = keyed[key] { return serial }
-      let serial = SerialDisposable()
-      keyed[key] = serial
-      return serial
-    }
-    if cancelInFlight {
-      serial.replace(with: slot)
-    } else {
-      streams.insert(slot)
-    }
-    if keyedStreams.withLock({ $0[key] === serial }) { streams.insert(serial) }
   }
 
   /// Cancels the work started under `id`.
   func cancel(id: some Hashable & Sendable) {
     store.cancel(id: id)
-    let serial = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
-    serial?.dispose()
+    let group = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
+    group?.dispose()
   }
 }
 
-/// Whether `transform` returns its input unchanged: subscribing to its result must reach the
-/// input with the very same observer.
-private func isIdentity<Element: Sendable>(
-  _ transform: (Observable<Element, Never>) -> Observable<Element, Never>
-) -> Bool {
-  let probe = Lifetime()
-  let reached = Atomic<Bool>(false)
-  let marker = Observable<Element, Never>(unchecked: { observer in
-    if observer.lifetime === probe { reached.store(true, ordering: .relaxed) }
-    return Disposables.empty
-  })
-  let subscription = transform(marker).subscribe(AnyObserver({ _ in }, lifetime: probe))
-  subscription.dispose()
-  return reached.load(ordering: .relaxed)
+/// Tells a reactor's start whether a `transform` hook it calls is the default one, which returns
+/// its input unchanged (so that the reactor can skip the stream and send straight to its store).
+///
+/// The defaults (of ``Reactor`` and ``BaseReactor``) note themselves in the probe bound for the
+/// call. Looking at the returned stream instead cannot tell: element-wise operators such as `map`
+/// and `do` hand their subscriber's lifetime straight to their source.
+final class TransformProbe: Sendable {
+  @TaskLocal static var current: TransformProbe?
+
+  private let reactor: ObjectIdentifier
+  private let noted = Atomic<Bool>(false)
+
+  private init(reactor: ObjectIdentifier) {
+    self.reactor = reactor
+  }
+
+  /// Calls `transform`; returns its result and whether it was `reactor`'s default hook.
+  static func run<T>(for reactor: AnyObject, _ transform: () -> T) -> (T, isDefault: Bool) {
+    let probe = TransformProbe(reactor: ObjectIdentifier(reactor))
+    let result = $current.withValue(probe) { transform() }
+    return (result, probe.noted.load(ordering: .relaxed))
+  }
+
+  /// Called by the default hooks of `reactor`.
+  static func noteDefault(of reactor: AnyObject) {
+    guard let probe = current, probe.reactor == ObjectIdentifier(reactor) else { return }
+    probe.noted.store(true, ordering: .relaxed)
+  }
+}
+
+/// A weak reference to a reactor's core, for the closures its store holds.
+private struct WeakCore<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
+  weak var core: ReactorCore<Action, Mutation, State>?
 }
 
 /// A weak reference to a reactor, for the closures its store holds.
