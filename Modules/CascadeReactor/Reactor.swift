@@ -88,8 +88,8 @@ public protocol Reactor: AnyObject, Sendable {
   /// Reworks the state stream, once, when the reactor starts. Default: unchanged.
   func transform(state: Observable<State, Never>) -> Observable<State, Never>
 
-  /// Where ``Reactor/state`` delivers. Default: the main queue (synchronously when the action was
-  /// sent there).
+  /// Where the state stream (`state`) delivers. Default: the main queue (synchronously when the
+  /// action was sent there).
   var scheduler: any Scheduler { get }
 
   /// Middlewares that see every action, its mutations and the resulting state. Default: none.

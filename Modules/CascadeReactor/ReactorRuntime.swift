@@ -184,10 +184,11 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
   }
 
-  /// Subscribes to a stream of mutations now, so that streams on virtual time are scheduled at
-  /// once; it is disposed with the reactor, by `cancel(id:)` when it has an id, or by the next
-  /// stream with the same id when `cancelInFlight`. A subscription that ends leaves its group, so
-  /// finished streams are not kept until the reactor goes.
+  /// Subscribes to a stream of mutations now, so that streams on virtual time schedule at once.
+  ///
+  /// The subscription is disposed with the reactor, by `cancel(id:)` when it has an id, or by the
+  /// next stream with the same id when `cancelInFlight`. A subscription that ends leaves its
+  /// group, so finished streams are not kept until the reactor goes.
   private func start(
     _ stream: Observable<Mutation, any Error>,
     for action: Action,

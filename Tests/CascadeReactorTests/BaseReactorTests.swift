@@ -17,7 +17,8 @@ struct BaseReactorTests {
   // instead of `DispatchQueue.global()`, so the revert is seen on virtual time.
   final class ExampleReactor: BaseReactor<
     ExampleReactor.Action, ExampleReactor.Mutation, ExampleReactor.State
-  >, @unchecked Sendable {
+  >, @unchecked Sendable
+  {
     enum Action: Sendable {
       case enterText(String)
       case setSwitch(Bool)
@@ -58,7 +59,8 @@ struct BaseReactorTests {
 
         return Mutations(sync: .setSwitch(value), async: mutation)
       case .colorChangePressed(let color):
-        return [.setBackgroundColor(color)]  // is equal to: Mutations(sync: .setBackgroundColor(color))
+        // is equal to: Mutations(sync: .setBackgroundColor(color))
+        return [.setBackgroundColor(color)]
       }
     }
 

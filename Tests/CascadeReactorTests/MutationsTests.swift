@@ -59,19 +59,19 @@ struct MutationsTests {
 
     func mutate(action: Action) -> Mutations<Mutation> {
       switch action {
-      case let .refreshFollowingStatus(userID):  // receive an action
+      case .refreshFollowingStatus(let userID):  // receive an action
         return .stream(
           userAPI.isFollowing(userID)  // create an API stream
             .map { (isFollowing: Bool) -> Mutation in
-              return Mutation.setFollowing(isFollowing)  // convert to Mutation stream
+              Mutation.setFollowing(isFollowing)  // convert to Mutation stream
             }
         )
 
-      case let .follow(userID):
+      case .follow(let userID):
         return .stream(
           userAPI.follow(userID)
             .map { _ -> Mutation in
-              return Mutation.setFollowing(true)
+              Mutation.setFollowing(true)
             }
         )
       }
@@ -80,7 +80,7 @@ struct MutationsTests {
     func reduce(state: State, mutation: Mutation) -> State {
       var state = state  // create a copy of the old state
       switch mutation {
-      case let .setFollowing(isFollowing):
+      case .setFollowing(let isFollowing):
         state.isFollowing = isFollowing  // manipulate the state, creating a new state
         return state  // return the new state
       }

@@ -11,7 +11,8 @@ import Testing
 struct NestingTests {
   final class DetailReactor: BaseReactor<
     DetailReactor.Action, DetailReactor.Mutation, DetailReactor.State
-  >, @unchecked Sendable {
+  >, @unchecked Sendable
+  {
     enum Action: Sendable {
       case ageChanged(Int)
     }
@@ -85,9 +86,9 @@ struct NestingTests {
       var newState = state
 
       switch mutation {
-      case let .setName(name):
+      case .setName(let name):
         newState.name = name
-      case let .setDetail(state):
+      case .setDetail(let state):
         newState.detail = state
       }
 

@@ -43,7 +43,7 @@ struct PulseTests {
 
     func mutate(action: Action) -> Mutations<Mutation> {
       switch action {
-      case let .alert(message):
+      case .alert(let message):
         return .just(Mutation.setAlertMessage(message))
       case .doSomeAction:
         return .just(Mutation.setCount(currentState.count + 1))
@@ -54,9 +54,9 @@ struct PulseTests {
       var newState = state
 
       switch mutation {
-      case let .setAlertMessage(alertMessage):
+      case .setAlertMessage(let alertMessage):
         newState.alertMessage = alertMessage
-      case let .setCount(count):
+      case .setCount(let count):
         newState.count = count
       }
 

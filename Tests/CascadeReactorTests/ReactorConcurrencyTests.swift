@@ -6,9 +6,10 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// Actions from many threads: nothing lost or duplicated, `reduce` never overlaps, each
-/// producer's order is kept, subscribers see the reduce order, and reading the state is
-/// race-free. CI runs this suite under ThreadSanitizer.
+/// Actions from many threads, under ThreadSanitizer in CI.
+///
+/// Nothing is lost or duplicated, `reduce` never overlaps, each producer's order is kept,
+/// subscribers see the reduce order, and reading the state is race-free.
 @Suite(.checksResources)
 struct ReactorConcurrencyTests {
   /// A counter whose `reduce` detects overlapping reductions.
@@ -226,6 +227,7 @@ struct ReactorConcurrencyTests {
   // streams serialize many senders, and keep each one's order.
   @Test func transformedStreamsLoseNothing() {
     let reactor = TransformedReactor()
+    _ = reactor.currentState  // starts the reactor: `extra` is hot, and heard only once started
     let finished = runOnThreads(8) { thread in
       for index in 0..<2_000 {
         if thread == 7 {
