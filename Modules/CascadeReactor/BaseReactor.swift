@@ -70,20 +70,29 @@ open class BaseReactor<Action: Sendable, Mutation: Sendable, State: Sendable>: R
 
   /// Override to rework the action stream.
   ///
-  /// Default: unchanged.
-  open func transform(action: Observable<Action, Never>) -> Observable<Action, Never> { action }
+  /// Default: unchanged. An override need not call `super`, and must not: the reactor takes a
+  /// call of this default as "no transform" and skips the stream.
+  open func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
+    TransformProbe.noteDefault(of: self)
+    return action
+  }
 
   /// Override to rework the mutation stream (merge global state in).
   ///
-  /// Default: unchanged.
+  /// Default: unchanged. An override need not call `super`, and must not: the reactor takes a
+  /// call of this default as "no transform" and skips the stream.
   open func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
-    mutation
+    TransformProbe.noteDefault(of: self)
+    return mutation
   }
 
   /// Override to rework the state stream.
   ///
   /// Default: unchanged.
-  open func transform(state: Observable<State, Never>) -> Observable<State, Never> { state }
+  open func transform(state: Observable<State, Never>) -> Observable<State, Never> {
+    TransformProbe.noteDefault(of: self)
+    return state
+  }
 
   /// Override to deliver the state stream elsewhere.
   ///

@@ -93,6 +93,29 @@ extension Reactor {
   public var operationsInFlight: Int { runtime.core(for: self).store.commandsInFlight }
 }
 
+extension Reactor {
+  /// A selection of the state as a stream: the current selection, then the selection of every
+  /// new state, delivered on ``scheduler``; consecutive equal selections are dropped.
+  ///
+  /// Prefer it to `state.map(…)` for large states: the whole-state stream of an `Equatable`
+  /// state keeps the previous state to compare with, which makes the next in-place mutation copy
+  /// the state's storage; a selection keeps only the selected value.
+  ///
+  /// ```swift
+  /// reactor.select { $0.items.count }.subscribe(onNext: { print($0) })
+  /// ```
+  @inlinable
+  public func select<Selected: Sendable & Equatable>(
+    _ select: @escaping @Sendable (State) -> Selected
+  ) -> Observable<Selected, Never> {
+    let core = runtime.core(for: self)
+    if runtime.isStubbed {
+      return core.stub.state.map(select).distinctUntilChanged().asObservable()
+    }
+    return core.selectionStream(select)
+  }
+}
+
 extension Reactor where State: Equatable {
   /// The state stream, without consecutive equal states: the current state on subscription,
   /// then every new one that differs from the previous, delivered on ``scheduler``.

@@ -88,8 +88,8 @@ public protocol Reactor: AnyObject, Sendable {
   /// Reworks the state stream, once, when the reactor starts. Default: unchanged.
   func transform(state: Observable<State, Never>) -> Observable<State, Never>
 
-  /// Where ``Reactor/state`` delivers. Default: the main queue (synchronously when the action was
-  /// sent there).
+  /// Where the state stream (`state`) delivers. Default: the main queue (synchronously when the
+  /// action was sent there).
   var scheduler: any Scheduler { get }
 
   /// Middlewares that see every action, its mutations and the resulting state. Default: none.
@@ -98,15 +98,22 @@ public protocol Reactor: AnyObject, Sendable {
 
 extension Reactor {
   /// Unchanged.
-  public func transform(action: Observable<Action, Never>) -> Observable<Action, Never> { action }
-
-  /// Unchanged.
-  public func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
-    mutation
+  public func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
+    TransformProbe.noteDefault(of: self)
+    return action
   }
 
   /// Unchanged.
-  public func transform(state: Observable<State, Never>) -> Observable<State, Never> { state }
+  public func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
+    TransformProbe.noteDefault(of: self)
+    return mutation
+  }
+
+  /// Unchanged.
+  public func transform(state: Observable<State, Never>) -> Observable<State, Never> {
+    TransformProbe.noteDefault(of: self)
+    return state
+  }
 
   /// The main queue.
   public var scheduler: any Scheduler { MainScheduler.instance }

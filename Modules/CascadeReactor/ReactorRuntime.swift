@@ -58,6 +58,11 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   @usableFromInline let store: Store<State, Input>
   @usableFromInline let stub: ReactorStub<Action, State>
   @usableFromInline let stateStream: Observable<State, Never>
+  /// Whether `transform(state:)` reworks the states (then selections go through it).
+  @usableFromInline let statesTransformed: Bool
+  /// Where states are delivered, and whether that is on the processing thread itself.
+  @usableFromInline let scheduler: any CascadeStreams.Scheduler
+  @usableFromInline let deliveredDirectly: Bool
   /// Where actions go when `transform(action:)` reworks them; `nil` when it leaves them as they
   /// are, and actions go straight to the store.
   @usableFromInline let actionInput: PublishSubject<Action, Never>?
@@ -65,7 +70,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   @usableFromInline let mutationInput: PublishSubject<Mutation, Never>?
   /// The subscriptions of the transformed streams and of stream mutations in flight.
   @usableFromInline let streams = CompositeDisposable()
-  @usableFromInline let keyedStreams = LockedValue<[AnyHashableSendable: SerialDisposable]>([:])
+  /// The subscriptions of stream mutations started with an id, by id.
+  @usableFromInline let keyedStreams = LockedValue<[AnyHashableSendable: CompositeDisposable]>([:])
 
   /// Starts the machinery of `reactor`.
   ///
@@ -109,34 +115,42 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
         )
       }
     )
-    let actionInput = isIdentity(reactor.transform(action:)) ? nil : PublishSubject<Action, Never>()
-    let mutationInput =
-      isIdentity(reactor.transform(mutation:)) ? nil : PublishSubject<Mutation, Never>()
+    // Each hook is called once; where it is the default (which returns its input unchanged),
+    // its result is not used and inputs go straight to the store.
+    let actions = PublishSubject<Action, Never>()
+    let (transformedActions, actionsUnchanged) = TransformProbe.run(for: reactor) {
+      reactor.transform(action: actions.asObservable())
+    }
+    let mutations = PublishSubject<Mutation, Never>()
+    let (transformedMutations, mutationsUnchanged) = TransformProbe.run(for: reactor) {
+      reactor.transform(mutation: mutations.asObservable())
+    }
+    let actionInput = actionsUnchanged ? nil : actions
+    let mutationInput = mutationsUnchanged ? nil : mutations
     let scheduler: any Scheduler = reactor.scheduler
     // The store's state stream already replays the current state to each subscriber; it is
     // shared only when `transform(state:)` reworks it, so that the transform runs once.
     let delivered =
       scheduler is ImmediateScheduler ? store.states : deliver(store.states, on: scheduler)
-    let stateStream =
-      isIdentity(reactor.transform(state:))
-      ? delivered : reactor.transform(state: delivered).share(replay: 1)
+    let (transformedStates, statesUnchanged) = TransformProbe.run(for: reactor) {
+      reactor.transform(state: delivered)
+    }
+    let stateStream = statesUnchanged ? delivered : transformedStates.share(replay: 1)
     let core = ReactorCore(
       store: store,
       stub: ReactorStub(initialState: reactor.initialState),
       stateStream: stateStream,
+      statesTransformed: !statesUnchanged,
+      scheduler: scheduler,
       actionInput: actionInput,
       mutationInput: mutationInput
     )
-    if let actionInput {
-      core.streams.insert(
-        reactor.transform(action: actionInput.asObservable())
-          .subscribe(onNext: { store.send(.action($0)) })
-      )
+    if actionInput != nil {
+      core.streams.insert(transformedActions.subscribe(onNext: { store.send(.action($0)) }))
     }
-    if let mutationInput {
+    if mutationInput != nil {
       core.streams.insert(
-        reactor.transform(mutation: mutationInput.asObservable())
-          .subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
+        transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
       )
     }
     return core
@@ -147,18 +161,28 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     store: Store<State, Input>,
     stub: ReactorStub<Action, State>,
     stateStream: Observable<State, Never>,
+    statesTransformed: Bool,
+    scheduler: any CascadeStreams.Scheduler,
     actionInput: PublishSubject<Action, Never>?,
     mutationInput: PublishSubject<Mutation, Never>?
   ) {
     self.store = store
     self.stub = stub
     self.stateStream = stateStream
+    self.statesTransformed = statesTransformed
+    self.scheduler = scheduler
+    deliveredDirectly = scheduler is ImmediateScheduler
     self.actionInput = actionInput
     self.mutationInput = mutationInput
   }
 
   deinit {
     streams.dispose()
+    let keyed = keyedStreams.withLock { keyed in
+      defer { keyed = [:] }
+      return Array(keyed.values)
+    }
+    for group in keyed { group.dispose() }
   }
 
   @inlinable
@@ -167,6 +191,19 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     on scheduler: S
   ) -> Observable<State, Never> {
     states.observe(on: scheduler)
+  }
+
+  /// A selection of the state, delivered like the state stream (after `transform(state:)`
+  /// when the reactor reworks states).
+  @inlinable
+  func selectionStream<Selected: Sendable & Equatable>(
+    _ select: @escaping @Sendable (State) -> Selected
+  ) -> Observable<Selected, Never> {
+    if statesTransformed {
+      return stateStream.map(select).distinctUntilChanged().asObservable()
+    }
+    let selected = store.select(select)
+    return deliveredDirectly ? selected : selected.observe(on: scheduler)
   }
 
   /// Sends an action into the reactor (through `transform(action:)` if it reworks actions).
@@ -226,9 +263,11 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
   }
 
-  /// Subscribes to a stream of mutations now, so that streams on virtual time are scheduled at
-  /// once; it is disposed with the reactor, or replaced by the next stream with the same id when
-  /// `cancelInFlight`.
+  /// Subscribes to a stream of mutations now, so that streams on virtual time schedule at once.
+  ///
+  /// The subscription is disposed with the reactor, by `cancel(id:)` when it has an id, or by the
+  /// next stream with the same id when `cancelInFlight`. A subscription that ends leaves its
+  /// group, so finished streams are not kept until the reactor goes.
   @usableFromInline
   func start(
     _ stream: Observable<Mutation, any Error>,
@@ -238,60 +277,75 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     deliver: @escaping @Sendable (Mutation) -> Void
   ) {
     let store = store
+    let group: CompositeDisposable
+    if let id {
+      let key = AnyHashableSendable(id)
+      let (previous, keyed) = keyedStreams.withLock { keyed in
+        let previous = cancelInFlight ? keyed.removeValue(forKey: key) : nil
+        if let existing = keyed[key] { return (previous, existing) }
+        let created = CompositeDisposable()
+        keyed[key] = created
+        return (previous, created)
+      }
+      previous?.dispose()
+      group = keyed
+    } else {
+      group = streams
+    }
     let slot = SingleAssignmentDisposable()
+    guard let key = group.insert(slot) else { return }
     let subscription = stream.subscribe(
       onNext: deliver,
       onError: { error in
         store.report(.commandFailed(command: "mutate(\(action))", error: error))
-      }
+      },
+      onDisposed: { [weak group] in group?.detach(for: key) }
     )
     slot.setDisposable(subscription)
-    guard let id else {
-      streams.insert(slot)
-      return
-    }
-    let key = AnyHashableSendable(id)
-    let serial = keyedStreams.withLock { keyed -> SerialDisposable in
-      if let serial = keyed[key] { return serial }
-      let serial = SerialDisposable()
-      keyed[key] = serial
-      return serial
-    }
-    if cancelInFlight {
-      serial.replace(with: slot)
-    } else {
-      streams.insert(slot)
-    }
-    if keyedStreams.withLock({ $0[key] === serial }) { streams.insert(serial) }
   }
 
   /// Cancels the work started under `id`.
   @usableFromInline
   func cancel(id: some Hashable & Sendable) {
     store.cancel(id: id)
-    let serial = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
-    serial?.dispose()
+    let group = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
+    group?.dispose()
   }
 }
 
-/// Whether `transform` returns its input unchanged: subscribing to its result must reach the
-/// input with the very same observer.
+/// Tells a reactor's start whether a `transform` hook it calls is the default one, which returns
+/// its input unchanged (so that the reactor can skip the stream and send straight to its store).
+///
+/// The defaults (of ``Reactor`` and ``BaseReactor``) note themselves in the probe bound for the
+/// call. Looking at the returned stream instead cannot tell: element-wise operators such as `map`
+/// and `do` hand their subscriber's lifetime straight to their source.
 @usableFromInline
-func isIdentity<Element: Sendable>(
-  _ transform: (Observable<Element, Never>) -> Observable<Element, Never>
-) -> Bool {
-  let probe = Lifetime()
-  let reached = Atomic<Bool>(false)
-  let marker = Observable<Element, Never>(unchecked: { observer in
-    if observer.lifetime === probe { reached.store(true, ordering: .relaxed) }
-    return Disposables.empty
-  })
-  let subscription = transform(marker).subscribe(AnyObserver({ _ in }, lifetime: probe))
-  subscription.dispose()
-  return reached.load(ordering: .relaxed)
+final class TransformProbe: Sendable {
+  @TaskLocal static var current: TransformProbe?
+
+  private let reactor: ObjectIdentifier
+  private let noted = Atomic<Bool>(false)
+
+  private init(reactor: ObjectIdentifier) {
+    self.reactor = reactor
+  }
+
+  /// Calls `transform`; returns its result and whether it was `reactor`'s default hook.
+  @usableFromInline
+  static func run<T>(for reactor: AnyObject, _ transform: () -> T) -> (T, isDefault: Bool) {
+    let probe = TransformProbe(reactor: ObjectIdentifier(reactor))
+    let result = $current.withValue(probe) { transform() }
+    return (result, probe.noted.load(ordering: .relaxed))
+  }
+
+  /// Called by the default hooks of `reactor`.
+  @usableFromInline
+  static func noteDefault(of reactor: AnyObject) {
+    guard let probe = current, probe.reactor == ObjectIdentifier(reactor) else { return }
+    probe.noted.store(true, ordering: .relaxed)
+  }
 }
 
-/// A weak reference to a reactor, for the closures its store holds.
 @usableFromInline
 final class WeakReactor<R: Reactor>: @unchecked Sendable {
   // Safety: `reactor` is only assigned in `init`; loading a weak reference is atomic, and

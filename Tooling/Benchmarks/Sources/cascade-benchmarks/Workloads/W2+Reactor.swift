@@ -2,12 +2,12 @@ import CascadeReactor
 import CascadeStreams
 
 /// W2's Reactor column: 1,000 subscribers, each
-/// `reactor.state.map { $0.values[i] }.distinctUntilChanged()`.
+/// `reactor.select { $0.values[i] }`.
 ///
 /// The reactor applies `.increment(k)` as a mutation with `reduce(into:)` (W2's reducer) and
-/// delivers on `ImmediateScheduler.instance` (see W1's Reactor column). Its state is not
-/// `Equatable`, so `reactor.state` emits every state; each subscriber's `map` and
-/// `distinctUntilChanged` run per action, and the callbacks are counted as in the other columns.
+/// delivers on `ImmediateScheduler.instance` (see W1's Reactor column). Each subscriber's
+/// selection is computed and compared per action (skipping repeats), and the callbacks are
+/// counted as in the other columns.
 extension W2 {
   final class FanOutReactor: Reactor {
     typealias Mutation = Action
@@ -45,7 +45,7 @@ extension W2 {
     for index in 0..<width {
       let select = opaque { @Sendable (state: State) in state.values[index] }
       subscriptions.append(
-        reactor.state.map(select).distinctUntilChanged().subscribe(onNext: record)
+        reactor.select(select).subscribe(onNext: record)
       )
     }
     dispatch(n: n, to: reactor)

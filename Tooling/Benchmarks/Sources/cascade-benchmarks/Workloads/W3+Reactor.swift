@@ -6,7 +6,8 @@ import CascadeStreams
 ///
 /// The reactor applies `.toggle(i)` as a mutation with W3's reducer (which also watches the
 /// array's buffer) and delivers on `ImmediateScheduler.instance` (see W1's Reactor column). One
-/// subscriber, `reactor.state.map { $0.doneCount }.distinctUntilChanged()`, records the done
+/// subscriber, `reactor.select { $0.doneCount }` (a selection: the whole-state stream of an
+/// `Equatable` state would keep the previous state and force a copy), records the done
 /// count. The same probes as the Store column: the buffer moves (a copy per action moves it) and
 /// the peak memory of the toggles.
 extension W3 {
@@ -47,9 +48,9 @@ extension W3 {
     let tally = Tally()
     let watch = BufferWatch()
     let reactor = ItemsReactor(initialState: makeState(), reducer: makeReducer(watch))
-    let subscription = reactor.state
-      .map(opaque { @Sendable (state: State) in state.doneCount })
-      .distinctUntilChanged()
+    let subscription =
+      reactor
+      .select(opaque { @Sendable (state: State) in state.doneCount })
       .subscribe(onNext: opaque { @Sendable (value: Int) in tally.record(value) })
     watch.start(at: address(of: reactor.currentState.items))
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
