@@ -251,15 +251,33 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
     switch work {
     case .operation(let operation):
+      // Cancel the previous work now, while processing this action, so that its results
+      // already queued (even ahead of this action's command) are dropped.
+      if mutations.cancelInFlight, let id = mutations.id { store.cancelWhileProcessing(id: id) }
       store.run("mutate(\(action))", id: mutations.id, cancelInFlight: mutations.cancelInFlight) {
         _,
         store in
         try await operation(MutationSender { deliver($0, store) })
       }
     case .stream(let stream):
-      start(stream, for: action, id: mutations.id, cancelInFlight: mutations.cancelInFlight) {
-        [store] mutation in deliver(mutation, store)
+      // A stream with an id sends through a handle of its own origin, so that cancelling the id
+      // also drops what it already queued (AT-26); cancelling in flight happens now, while this
+      // action is processed.
+      var target = store
+      var end: (@Sendable () -> Void)?
+      if let id = mutations.id {
+        if mutations.cancelInFlight { store.cancelWhileProcessing(id: id) }
+        let handle = store.beginOrigin(id: id)
+        target = handle
+        end = { handle.endOrigin() }
       }
+      start(
+        stream,
+        for: action,
+        id: mutations.id,
+        cancelInFlight: mutations.cancelInFlight,
+        onEnd: end
+      ) { [target] mutation in deliver(mutation, target) }
     }
   }
 
@@ -274,6 +292,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     for action: Action,
     id: (any Hashable & Sendable)?,
     cancelInFlight: Bool,
+    onEnd: (@Sendable () -> Void)? = nil,
     deliver: @escaping @Sendable (Mutation) -> Void
   ) {
     let store = store
@@ -293,13 +312,19 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       group = streams
     }
     let slot = SingleAssignmentDisposable()
-    guard let key = group.insert(slot) else { return }
+    guard let key = group.insert(slot) else {
+      onEnd?()
+      return
+    }
     let subscription = stream.subscribe(
       onNext: deliver,
       onError: { error in
         store.report(.commandFailed(command: "mutate(\(action))", error: error))
       },
-      onDisposed: { [weak group] in group?.detach(for: key) }
+      onDisposed: { [weak group] in
+        group?.detach(for: key)
+        onEnd?()
+      }
     )
     slot.setDisposable(subscription)
   }

@@ -281,3 +281,34 @@ extension Store {
     engine.close()
   }
 }
+
+extension Store {
+  /// Cancels the commands with `id` now, on the thread processing the store's inputs: inputs their
+  /// tasks already queued are dropped, even those queued ahead of the input being processed.
+  ///
+  /// For architectures that start work while processing (a reactor's `mutate`).
+  ///
+  /// - Precondition: called while processing an input of this store.
+  @usableFromInline
+  package func cancelWhileProcessing(id: some Hashable & Sendable) {
+    engine.cancel(id: CommandID(id))
+  }
+}
+
+extension Store {
+  /// A handle whose inputs are tagged with a new origin cancellable by `id`, for streams of work
+  /// that are not tasks: after `cancel(id:)`, what the handle sent and is still queued is dropped,
+  /// and what it sends later too.
+  ///
+  /// Call `endOrigin()` on the handle when the work ends.
+  @usableFromInline
+  package func beginOrigin(id: some Hashable & Sendable) -> Store {
+    Store(engine: engine, origin: engine.beginOrigin(key: CommandID(id)))
+  }
+
+  /// Ends the origin of a handle from `beginOrigin(id:)`.
+  @usableFromInline
+  package func endOrigin() {
+    if let origin { engine.endOrigin(origin) }
+  }
+}

@@ -272,13 +272,9 @@ struct CancellationTests {
       reactor.send(.search("ab"))
       reactor.responses.onNext("a")
     })
-    withKnownIssue(
-      "Stream mutations already queued are reduced after their stream is replaced (AT-26)"
-    ) {
-      reactor.send(.poke)
-      #expect(reactor.currentState.query == "ab")
-      #expect(reactor.currentState.results == [])
-    }
+    reactor.send(.poke)
+    #expect(reactor.currentState.query == "ab")
+    #expect(reactor.currentState.results == [])
     reactor.responses.onNext("ab")
     #expect(reactor.currentState.results.last == "ab")
     subscription.dispose()

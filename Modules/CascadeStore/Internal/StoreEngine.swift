@@ -463,6 +463,29 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if cancelled { submit(.forget(id)) }
   }
 
+  /// Registers an origin for work that is not a task (a stream), cancellable by `key`: inputs
+  /// sent through a handle with this origin are dropped once `cancel(id:)` cancels it.
+  @usableFromInline
+  func beginOrigin(key: CommandID) -> Int {
+    storage.withLock { shared in
+      let id = shared.nextTaskID
+      shared.nextTaskID += 1
+      shared.taskKeys[id] = key
+      return id
+    }
+  }
+
+  /// Ends an origin from `beginOrigin(key:)`; a cancelled one is forgotten once what it queued
+  /// has been dropped.
+  @usableFromInline
+  func endOrigin(_ id: Int) {
+    let cancelled = storage.withLock { shared in
+      shared.taskKeys[id] = nil
+      return shared.cancelledOrigins.contains(id)
+    }
+    if cancelled { submit(.forget(id)) }
+  }
+
   /// Cancels the tasks started under `id` and the parked commands with that id.
   ///
   /// What the tasks already queued is dropped. Runs while processing, so it is a barrier in the
