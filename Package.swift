@@ -69,6 +69,7 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         "CascadeStore",
+        "CascadeFeedback",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         // CascadeTesting is only linked into tests: it brings the support that lets
@@ -134,7 +135,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CascadeTestingTests",
-      dependencies: ["CascadeStreams", "CascadeStore", "CascadeTesting"]
+      dependencies: ["CascadeStreams", "CascadeStore", "CascadeTesting", "CascadeFeedback"]
     ),
   ],
   swiftLanguageModes: [.v6]

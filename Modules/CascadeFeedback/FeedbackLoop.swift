@@ -85,16 +85,28 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     stateStream = Self.deliver(store.states, on: scheduler).share(replay: 1)
     let store = store
     let subscriptions = subscriptions
+    let gate = StartGate<Event>()
     let context = FeedbackContext<State, Event>(
       states: store.states,
-      emit: { [weak store] event, token in store?.send(FeedbackInput(event: event, token: token)) },
+      emit: { [weak store] event, token in
+        let input = FeedbackInput(event: event, token: token)
+        if gate.hold(input) { return }
+        store?.send(input)
+      },
       report: { [weak store] error in
         store?.report(.commandFailed(command: "feedback effect", error: error))
       }
     )
     // Start every feedback inside one processing turn, so that each sees the initial state
     // before any event they emit on it is reduced.
-    store.fire(command: StartFeedbacks(feedbacks: feedbacks, context: context, into: subscriptions))
+    store.fire(
+      command: StartFeedbacks(
+        feedbacks: feedbacks,
+        context: context,
+        into: subscriptions,
+        gate: gate
+      )
+    )
   }
 
   deinit {
@@ -143,8 +155,12 @@ private struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
   let feedbacks: [Feedback<State, Event>]
   let context: FeedbackContext<State, Event>
   let into: CompositeDisposable
+  /// Holds what feedbacks emit while they start, until all have subscribed to the states.
+  let gate: StartGate<Event>
 
   func execute(state: State, core: Store<State, FeedbackInput<Event>>) {
     for feedback in feedbacks { into.insert(feedback.start(context)) }
+    // Queued behind the feedbacks' subscriptions: reduced after all of them saw the initial state.
+    gate.open { core.send($0) }
   }
 }
