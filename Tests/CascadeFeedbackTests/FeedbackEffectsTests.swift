@@ -179,8 +179,8 @@ struct FeedbackEffectsTests {
       ],
       scheduler: scheduler
     )
-    loop.assertStates(
-      on: scheduler,
+    scheduler.assertStates(
+      of: loop,
       events: [
         .next(.zero, .type("load")), .next(.seconds(1), .type("other")),
         .next(.seconds(10), .type(nil)),
@@ -210,8 +210,8 @@ struct FeedbackEffectsTests {
       ],
       scheduler: scheduler
     )
-    loop.assertStates(
-      on: scheduler,
+    scheduler.assertStates(
+      of: loop,
       events: [.next(.zero, .type("load")), .next(.seconds(1), .type(nil))],
       equal: [Search(), Search(query: "load"), Search()]
     )
@@ -236,8 +236,8 @@ struct FeedbackEffectsTests {
       ],
       scheduler: scheduler
     )
-    let states = loop.record(
-      on: scheduler,
+    let states = scheduler.recordStates(
+      of: loop,
       events: [
         .next(.zero, .type("a")), .next(.milliseconds(50), .type("ab")),
         .next(.milliseconds(100), .type("abc")),

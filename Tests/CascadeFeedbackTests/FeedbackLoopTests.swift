@@ -45,7 +45,7 @@ struct FeedbackLoopTests {
       feedbacks: [.input(plus.map { .increment }), .input(minus.map { .decrement })],
       scheduler: scheduler
     )
-    loop.record(on: scheduler).assertEvents([
+    scheduler.recordStates(of: loop).assertEvents([
       .next(.zero, 0), .next(.seconds(1), 1), .next(.seconds(2), 2), .next(.seconds(3), 1),
     ])
     loop.stop()
@@ -376,8 +376,8 @@ struct FeedbackLoopTests {
       scheduler: scheduler,
       middlewares: [recording]
     )
-    loop.assertStates(
-      on: scheduler,
+    scheduler.assertStates(
+      of: loop,
       events: [.next(.seconds(1), .increment), .next(.seconds(2), .increment)],
       equal: [0, 1, 2, 1]
     )

@@ -62,7 +62,7 @@ struct MoviePagingTests {
       retry: retry.asObservable()
     )
 
-    let states = loop.record(on: scheduler, until: .seconds(10))
+    let states = scheduler.recordStates(of: loop, until: .seconds(10))
 
     states.assertEvents([
       .next(.zero, .initial),
@@ -103,8 +103,8 @@ struct MoviePagingTests {
       retry: retry.asObservable()
     )
 
-    loop.assertStates(
-      on: scheduler,
+    scheduler.assertStates(
+      of: loop,
       until: .seconds(10),
       equal: [
         .initial,
@@ -130,8 +130,8 @@ struct MoviePagingTests {
       nearBottom: nearBottom.asObservable(),
       retry: .never()
     )
-    let states = loop.record(
-      on: scheduler,
+    let states = scheduler.recordStates(
+      of: loop,
       events: [.completed(.milliseconds(1_500))],
       until: .seconds(5)
     )

@@ -39,7 +39,7 @@ struct FeedbackTestingTests {
     /// Results 2 s after the query is typed; a new query cancels the search in flight.
     static func results(on scheduler: TestScheduler) -> Feedback<Search, Event> {
       Feedback(skippingRepeated: { $0.query }) { query in
-        Observable.just(Event.found([query.prefix(1).uppercased() + query.dropFirst()])).delay(
+        Observable.just(Event.found([query])).delay(
           .seconds(2),
           scheduler: scheduler
         )
@@ -50,8 +50,8 @@ struct FeedbackTestingTests {
   @Test func assertsTheStatesOfEventsSentAtTheirTimes() {
     let scheduler = TestScheduler()
     let loop = Self.counter(on: scheduler)
-    loop.assertStates(
-      on: scheduler,
+    scheduler.assertStates(
+      of: loop,
       events: [.next(.seconds(1), .increment), .next(.seconds(2), .increment)],
       equal: [0, 1, 2]
     )
@@ -63,8 +63,8 @@ struct FeedbackTestingTests {
     let scheduler = TestScheduler()
     let loop = Self.counter(on: scheduler)
     withKnownIssue {
-      loop.assertStates(
-        on: scheduler,
+      scheduler.assertStates(
+        of: loop,
         events: [.next(.seconds(1), .increment), .next(.seconds(2), .increment)],
         equal: [0, 1, 3],
         "two increments"
@@ -72,6 +72,7 @@ struct FeedbackTestingTests {
     } matching: { issue in
       let text = issue.description
       return text.contains("The loop's states differ from the expected ones: two increments")
+        && text.contains("… (2 unchanged),")
         && text.contains("-   [2]: 3") && text.contains("+   [2]: 2")
         && text.contains("(Expected: -, Actual: +)")
     }
@@ -87,14 +88,14 @@ struct FeedbackTestingTests {
       feedbacks: [Search.results(on: scheduler)],
       scheduler: scheduler
     )
-    let states = loop.record(
-      on: scheduler,
+    let states = scheduler.recordStates(
+      of: loop,
       events: [.next(.seconds(1), .type("swift")), .completed(.seconds(5))]
     )
     states.assertEvents([
       .next(.zero, Search()),
       .next(.seconds(1), Search(query: "swift")),
-      .next(.seconds(3), Search(query: "swift", results: ["Swift"])),
+      .next(.seconds(3), Search(query: "swift", results: ["swift"])),
       .completed(.seconds(5)),
     ])
   }
@@ -109,8 +110,8 @@ struct FeedbackTestingTests {
     )
     // The search for "a" is cancelled at 2 s by "ab", whose results arrive at 4 s, after the
     // end; "abc" at 10 s is never sent.
-    let states = loop.record(
-      on: scheduler,
+    let states = scheduler.recordStates(
+      of: loop,
       events: [
         .next(.seconds(1), .type("a")), .next(.seconds(2), .type("ab")),
         .next(.seconds(10), .type("abc")),
@@ -124,9 +125,9 @@ struct FeedbackTestingTests {
     ])
     #expect(scheduler.now == SchedulerInstant(offset: .seconds(3)))
     // The loop goes on; its search in flight still lands.
-    loop.assertStates(
-      on: scheduler,
-      equal: [Search(query: "ab"), Search(query: "ab", results: ["Ab"])]
+    scheduler.assertStates(
+      of: loop,
+      equal: [Search(query: "ab"), Search(query: "ab", results: ["ab"])]
     )
     loop.stop()
   }
@@ -135,7 +136,7 @@ struct FeedbackTestingTests {
     let scheduler = TestScheduler()
     scheduler.advance(by: .seconds(5))
     let loop = Self.counter(on: scheduler)
-    let states = loop.record(on: scheduler, events: [.next(.seconds(1), .decrement)])
+    let states = scheduler.recordStates(of: loop, events: [.next(.seconds(1), .decrement)])
     states.assertEvents([.next(.seconds(5), 0), .next(.seconds(5), -1)])
     loop.stop()
   }
@@ -148,11 +149,36 @@ struct FeedbackTestingTests {
       feedbacks: [],
       scheduler: ImmediateScheduler.instance
     )
-    let states = loop.record(
-      on: scheduler,
+    let states = scheduler.recordStates(
+      of: loop,
       events: [.next(.seconds(1), .increment), .next(.seconds(3), .decrement)]
     )
     states.assertEvents([.next(.zero, 0), .next(.seconds(1), 1), .next(.seconds(3), 0)])
     loop.stop()
+  }
+
+  // The example of the CascadeTesting.docc landing page.
+  @Test func searchesTwoSecondsAfterTyping() {
+    let scheduler = TestScheduler()
+    let loop = FeedbackLoop(
+      initial: Search(),
+      reduce: Search.reduce,
+      feedbacks: [
+        Feedback(skippingRepeated: { $0.query }) { query in
+          Observable.just(Search.Event.found([query])).delay(.seconds(2), scheduler: scheduler)
+        }
+      ],
+      scheduler: scheduler
+    )
+    scheduler.assertStates(
+      of: loop,
+      events: [.next(.seconds(1), .type("swift"))],
+      equal: [Search(), Search(query: "swift"), Search(query: "swift", results: ["swift"])]
+    )
+    let states = scheduler.recordStates(of: loop, events: [.completed(.seconds(5))])
+    states.assertEvents([
+      .next(.seconds(3), Search(query: "swift", results: ["swift"])),
+      .completed(.seconds(5)),
+    ])
   }
 }
