@@ -70,6 +70,7 @@ let package = Package(
         "CascadeStreams",
         "CascadeStore",
         "CascadeReactor",
+        "CascadeFeedback",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         // CascadeTesting is only linked into tests: it brings the support that lets
@@ -131,11 +132,14 @@ let package = Package(
         "CascadeMiddleware",
         "CascadeTesting",
         "CascadeTestSupport",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(
       name: "CascadeTestingTests",
-      dependencies: ["CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeTesting"]
+      dependencies: [
+        "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeTesting",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -50,7 +50,8 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
 /// next state. Build one from the whole state stream (``init(_:)``), from a query whose changes
 /// restart an effect (``init(skippingRepeated:effects:)``), from a predicate
 /// (``init(predicate:effects:)``), from a set of keyed requests
-/// (``init(requests:effects:)``), or from external inputs (``input(_:)``).
+/// (``init(requests:effects:)-(_,(Key,Observable<Request,Never>)->Effect)``), or from external
+/// inputs (``input(_:)``).
 ///
 /// Cancellation is complete: when an effect is cancelled (its query changed, its predicate turned
 /// false, its key vanished, or the loop stopped), the events it emitted that were not yet reduced

@@ -89,16 +89,28 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       scheduler is ImmediateScheduler ? store.states : Self.deliver(store.states, on: scheduler)
     let store = store
     let subscriptions = subscriptions
+    let gate = StartGate<Event>()
     let context = FeedbackContext<State, Event>(
       states: store.states,
-      emit: { [weak store] event, token in store?.send(FeedbackInput(event: event, token: token)) },
+      emit: { [weak store] event, token in
+        let input = FeedbackInput(event: event, token: token)
+        if gate.hold(input) { return }
+        store?.send(input)
+      },
       report: { [weak store] error in
         store?.report(.commandFailed(command: "feedback effect", error: error))
       }
     )
     // Start every feedback inside one processing turn, so that each sees the initial state
     // before any event they emit on it is reduced.
-    store.fire(command: StartFeedbacks(feedbacks: feedbacks, context: context, into: subscriptions))
+    store.fire(
+      command: StartFeedbacks(
+        feedbacks: feedbacks,
+        context: context,
+        into: subscriptions,
+        gate: gate
+      )
+    )
   }
 
   deinit {
@@ -150,20 +162,26 @@ struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
   @usableFromInline let feedbacks: [Feedback<State, Event>]
   @usableFromInline let context: FeedbackContext<State, Event>
   @usableFromInline let into: CompositeDisposable
+  /// Holds what feedbacks emit while they start, until all have subscribed to the states.
+  @usableFromInline let gate: StartGate<Event>
 
   @usableFromInline
   init(
     feedbacks: [Feedback<State, Event>],
     context: FeedbackContext<State, Event>,
-    into: CompositeDisposable
+    into: CompositeDisposable,
+    gate: StartGate<Event>
   ) {
     self.feedbacks = feedbacks
     self.context = context
     self.into = into
+    self.gate = gate
   }
 
   @usableFromInline
   func execute(state: State, core: Store<State, FeedbackInput<Event>>) {
     for feedback in feedbacks { into.insert(feedback.start(context)) }
+    // Queued behind the feedbacks' subscriptions: reduced after all of them saw the initial state.
+    gate.open { core.send($0) }
   }
 }

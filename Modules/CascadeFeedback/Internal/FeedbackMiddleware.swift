@@ -18,7 +18,11 @@ struct FeedbackMiddleware<Event: Sendable, State: Sendable>: Middleware {
     _ input: FeedbackInput<Event>,
     state: State
   ) -> FeedbackInput<Event>? {
-    stack.intercept(input.event, state: state).map { FeedbackInput(event: $0, token: input.token) }
+    // An event of a cancelled effect is dropped before the middlewares see it.
+    if let token = input.token, token.isCancelled { return nil }
+    return stack.intercept(input.event, state: state).map {
+      FeedbackInput(event: $0, token: input.token)
+    }
   }
 
   @usableFromInline func process(_ record: MiddlewareRecord<FeedbackInput<Event>, State>) {

@@ -1,0 +1,203 @@
+import CascadeFeedback
+import CascadeStreams
+import CascadeTestSupport
+import CascadeTesting
+import IssueReporting
+import Testing
+
+/// An issue reporter that keeps the messages, so a test can wait for a report made on another
+/// task.
+final class IssueCollector: IssueReporter {
+  let messages = Recorder<String>()
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?,
+    severity: IssueSeverity,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    messages.append(message() ?? "")
+  }
+
+  func expectIssue(
+    _ message: @autoclosure () -> String?,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    messages.append(message() ?? "")
+  }
+}
+
+@Suite(.checksResources)
+struct FeedbackAsyncTests {
+  struct Search: Sendable, Equatable {
+    var query: String?
+    var results: [String] = []
+  }
+
+  enum SearchEvent: Sendable, Equatable {
+    case type(String?)
+    case found(String)
+  }
+
+  static func reduce(_ state: inout Search, _ event: SearchEvent) {
+    switch event {
+    case .type(let query): state.query = query
+    case .found(let result): state.results.append(result)
+    }
+  }
+
+  // An async query effect sleeping on virtual time: its result lands when the clock reaches it.
+  @Test func asyncQueryEffectRunsOnVirtualTime() async throws {
+    let scheduler = TestScheduler()
+    let loop = FeedbackLoop<Search, SearchEvent>(
+      initial: Search(),
+      reduceInPlace: Self.reduce,
+      feedbacks: [
+        Feedback(skippingRepeated: \.query) { query, send in
+          try await scheduler.sleep(for: .seconds(2))
+          send(.found(query))
+        }
+      ],
+      scheduler: ImmediateScheduler.instance
+    )
+    loop.send(.type("swift"))
+    try await scheduler.waitForPendingItems(1)
+    await scheduler.advance(by: .seconds(1))
+    #expect(loop.currentState.results == [])
+    await scheduler.advance(by: .seconds(1))
+    #expect(await eventually { loop.currentState.results == ["swift"] })
+    loop.stop()
+  }
+
+  // AT-24 for async effects: a query change at 1 s cancels the task whose result was due at 2 s;
+  // that result never lands, the new query's does.
+  @Test func queryChangeCancelsTheTask() async throws {
+    let scheduler = TestScheduler()
+    let cancelled = Counter()
+    let loop = FeedbackLoop<Search, SearchEvent>(
+      initial: Search(),
+      reduceInPlace: Self.reduce,
+      feedbacks: [
+        Feedback(skippingRepeated: \.query) { query, send in
+          do {
+            try await scheduler.sleep(for: .seconds(2))
+          } catch {
+            cancelled.increment()
+            send(.found("late \(query)"))
+            throw error
+          }
+          send(.found(query))
+        }
+      ],
+      scheduler: ImmediateScheduler.instance
+    )
+    loop.send(.type("a"))
+    try await scheduler.waitForPendingItems(1)
+    await scheduler.advance(by: .seconds(1))
+    loop.send(.type("ab"))
+    #expect(await eventually { cancelled.value == 1 })
+    try await scheduler.waitForPendingItems(1)
+    await scheduler.advance(by: .seconds(5))
+    #expect(await eventually { loop.currentState.results == ["ab"] })
+    await loop.settle()
+    #expect(loop.currentState.results == ["ab"])
+    loop.stop()
+  }
+
+  // An async predicate effect runs while the predicate holds and is cancelled when it stops.
+  @Test func asyncPredicateEffectIsCancelledWhenThePredicateFails() async throws {
+    let scheduler = TestScheduler()
+    let ticks = Counter()
+    let cancelled = Counter()
+    let loop = FeedbackLoop<Search, SearchEvent>(
+      initial: Search(),
+      reduceInPlace: Self.reduce,
+      feedbacks: [
+        Feedback(predicate: { $0.query != nil }) { _, send in
+          do {
+            while true {
+              try await scheduler.sleep(for: .seconds(1))
+              ticks.increment()
+              send(.found("tick"))
+            }
+          } catch {
+            cancelled.increment()
+            throw error
+          }
+        }
+      ],
+      scheduler: ImmediateScheduler.instance
+    )
+    loop.send(.type("on"))
+    for expected in 1...2 {
+      try await scheduler.waitForPendingItems(1)
+      await scheduler.advance(by: .seconds(1))
+      #expect(await eventually { ticks.value == expected })
+    }
+    #expect(await eventually { loop.currentState.results.count == 2 })
+    try await scheduler.waitForPendingItems(1)
+    loop.send(.type(nil))
+    #expect(await eventually { cancelled.value == 1 })
+    await scheduler.advance(by: .seconds(5))
+    #expect(ticks.value == 2)
+    loop.stop()
+  }
+
+  // AT-34: an async effect that sends one event and then throws: the event is reduced, later
+  // events are processed, and the error is reported (through IssueReporting, by default).
+  @Test func failingAsyncEffectDoesNotKillTheLoop() async {
+    struct Boom: Error {}
+    let collector = IssueCollector()
+    await withKnownIssue {
+      await withIssueReporters(IssueReporters.current + [collector]) {
+        let loop = FeedbackLoop<Search, SearchEvent>(
+          initial: Search(),
+          reduceInPlace: Self.reduce,
+          feedbacks: [
+            Feedback(skippingRepeated: { _ in "once" }) { _, send in
+              send(.found("before failure"))
+              throw Boom()
+            }
+          ],
+          scheduler: ImmediateScheduler.instance
+        )
+        #expect(await eventually { !collector.messages.values.isEmpty })
+        loop.send(.found("after"))
+        #expect(loop.currentState.results == ["before failure", "after"])
+        loop.stop()
+      }
+    } matching: { issue in
+      issue.description.contains("feedback effect failed: Boom()")
+    }
+    #expect(collector.messages.values == ["Command feedback effect failed: Boom()"])
+  }
+
+  // Cancellation is not failure: a cancelled async effect reports nothing.
+  @Test func cancelledAsyncEffectReportsNothing() async throws {
+    let scheduler = TestScheduler()
+    let collector = IssueCollector()
+    try await withIssueReporters(IssueReporters.current + [collector]) {
+      let loop = FeedbackLoop<Search, SearchEvent>(
+        initial: Search(),
+        reduceInPlace: Self.reduce,
+        feedbacks: [
+          Feedback(skippingRepeated: \.query) { _, _ in
+            try await scheduler.sleep(for: .seconds(10))
+          }
+        ],
+        scheduler: ImmediateScheduler.instance
+      )
+      loop.send(.type("a"))
+      try await scheduler.waitForPendingItems(1)
+      loop.stop()
+      #expect(await eventually { scheduler.pendingCount == 0 })
+      await loop.settle()
+    }
+    #expect(collector.messages.values == [])
+  }
+}
