@@ -37,6 +37,7 @@ let package = Package(
         .product(name: "CascadeStreams", package: "cascade"),
         .product(name: "CascadeStore", package: "cascade"),
         .product(name: "CascadeReactor", package: "cascade"),
+        .product(name: "CascadeFeedback", package: "cascade"),
       ],
       swiftSettings: settings
     )

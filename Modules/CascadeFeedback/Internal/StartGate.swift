@@ -19,7 +19,7 @@ final class StartGate<Event: Sendable>: Sendable {
 
   @usableFromInline
   func holdWhileStarting(_ input: FeedbackInput<Event>) -> Bool {
-    return held.withLock { held in
+    held.withLock { held in
       guard held != nil else { return false }
       held?.append(input)
       return true

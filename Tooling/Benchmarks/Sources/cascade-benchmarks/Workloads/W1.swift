@@ -43,7 +43,7 @@ enum W1 {
     [
       Benchmark(workload, .plain, expected: expected, run: runPlain),
       Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
-    ] + reactorBenchmarks
+    ] + reactorBenchmarks + [feedbackBenchmark]
 
   static func runPlain(n: Int) throws -> Checksum {
     let tally = Tally()

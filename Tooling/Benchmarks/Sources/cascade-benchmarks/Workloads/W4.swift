@@ -76,6 +76,7 @@ enum W4 {
       try runBlocking { try await storeSequential(n) }
     },
     reactorBenchmarks[0],
+    feedbackBenchmarks[0],
     Benchmark(burst, .plain, expected: expected) { n in
       try runBlocking { await plainBurst(n) }
     },
@@ -83,6 +84,7 @@ enum W4 {
       try runBlocking { try await storeBurst(n) }
     },
     reactorBenchmarks[1],
+    feedbackBenchmarks[1],
   ]
 
   // MARK: Plain
