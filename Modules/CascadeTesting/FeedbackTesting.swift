@@ -131,13 +131,11 @@ extension TestScheduler {
   ) {
     let actual = recordStates(of: loop, events: events, until: end).values
     guard actual != expected else { return }
-    reportIssue(
-      mismatchMessage(
-        "The loop's states differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "The loop's states differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,

@@ -92,13 +92,11 @@ extension Reactor {
         + "the reactor did not deliver its state when subscribed: make its `scheduler` this "
         + "TestScheduler or ImmediateScheduler.instance"
     }
-    reportIssue(
-      mismatchMessage(
-        "The reactor's states differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: note
-      ),
+    reportMismatch(
+      "The reactor's states differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: note,
       fileID: fileID,
       filePath: filePath,
       line: line,
@@ -200,13 +198,11 @@ extension Reactor where Action: Equatable {
     }
     let actual = stub.actions
     guard actual != expected else { return }
-    reportIssue(
-      mismatchMessage(
-        "The stubbed reactor's actions differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "The stubbed reactor's actions differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,

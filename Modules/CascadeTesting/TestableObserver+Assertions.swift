@@ -43,13 +43,11 @@ extension TestableObserver where Element: Equatable, Failure: Equatable {
   ) {
     let actual = events
     guard actual != expected else { return }
-    reportIssue(
-      mismatchMessage(
-        "Recorded events differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "Recorded events differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,
@@ -85,13 +83,11 @@ extension TestableObserver where Element: Equatable {
           && String(customDumping: actual.value) == String(customDumping: expected.value)
       }
     guard !matches else { return }
-    reportIssue(
-      mismatchMessage(
-        "Recorded events differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "Recorded events differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,
@@ -123,13 +119,11 @@ extension TestableObserver where Element: Equatable {
   ) {
     let actual = values
     guard actual != expected else { return }
-    reportIssue(
-      mismatchMessage(
-        "Received values differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "Received values differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,
@@ -163,13 +157,11 @@ extension TestableObservable {
   ) {
     let actual = subscriptions
     guard actual != expected else { return }
-    reportIssue(
-      mismatchMessage(
-        "Subscription windows differ from the expected ones",
-        expected: expected,
-        actual: actual,
-        note: message()
-      ),
+    reportMismatch(
+      "Subscription windows differ from the expected ones",
+      expected: expected,
+      actual: actual,
+      note: message(),
       fileID: fileID,
       filePath: filePath,
       line: line,

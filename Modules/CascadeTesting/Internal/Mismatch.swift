@@ -1,4 +1,5 @@
 import CustomDump
+import IssueReporting
 
 /// The failure message for two values that differ: a CustomDump diff, `-` for expected and `+`
 /// for actual.
@@ -15,6 +16,26 @@ func mismatchMessage<T>(_ title: String, expected: T, actual: T, note: String) -
 
     (Expected: -, Actual: +)
     """
+}
+
+/// Reports a test failure at the caller's location with a diff of `expected` and `actual`.
+func reportMismatch<T>(
+  _ title: String,
+  expected: T,
+  actual: T,
+  note: String,
+  fileID: StaticString,
+  filePath: StaticString,
+  line: UInt,
+  column: UInt
+) {
+  reportIssue(
+    mismatchMessage(title, expected: expected, actual: actual, note: note),
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column
+  )
 }
 
 extension String {
