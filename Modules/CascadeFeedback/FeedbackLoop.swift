@@ -92,13 +92,16 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     let gate = StartGate<Event>()
     let context = FeedbackContext<State, Event>(
       states: store.states,
-      emit: { [weak store] event, token in
+      // Strong: the loop disposes every feedback (and so these closures) when it stops or is
+      // released, which breaks the cycle; a weak reference would give the store a side table
+      // and make every retain of it slower.
+      emit: { event, token in
         let input = FeedbackInput(event: event, token: token)
         if gate.hold(input) { return }
-        store?.send(input)
+        store.send(input)
       },
-      report: { [weak store] error in
-        store?.report(.commandFailed(command: "feedback effect", error: error))
+      report: { error in
+        store.report(.commandFailed(command: "feedback effect", error: error))
       }
     )
     // Start every feedback inside one processing turn, so that each sees the initial state
