@@ -118,6 +118,8 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 
   deinit {
     subscriptions.dispose()
+    // Effects winding down may still hold the store for a moment: end it now, not with them.
+    store.close()
   }
 
   @inlinable
