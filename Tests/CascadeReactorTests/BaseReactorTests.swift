@@ -19,6 +19,7 @@ struct BaseReactorTests {
     ExampleReactor.Action, ExampleReactor.Mutation, ExampleReactor.State
   >, @unchecked Sendable
   {
+    // Safety: no mutable state of its own; the reactor's state lives in its runtime.
     enum Action: Sendable {
       case enterText(String)
       case setSwitch(Bool)
@@ -201,6 +202,7 @@ struct BaseReactorTests {
   // With `Mutation == Action`, the default `mutate` applies the action; overriding only
   // `reduce(into:)` is enough.
   final class Adder: BaseReactor<Int, Int, Int>, @unchecked Sendable {
+    // Safety: no mutable state of its own; the reactor's state lives in its runtime.
     init() { super.init(initialState: 0) }
 
     override var scheduler: any Scheduler { ImmediateScheduler.instance }
@@ -217,6 +219,7 @@ struct BaseReactorTests {
 
   // Where `Action` is not `Mutation`, the default `mutate` does nothing.
   final class Ignorer: BaseReactor<String, Int, Int>, @unchecked Sendable {
+    // Safety: no mutable state of its own; the reactor's state lives in its runtime.
     init() { super.init(initialState: 0) }
 
     override var scheduler: any Scheduler { ImmediateScheduler.instance }

@@ -13,6 +13,7 @@ struct NestingTests {
     DetailReactor.Action, DetailReactor.Mutation, DetailReactor.State
   >, @unchecked Sendable
   {
+    // Safety: no mutable state of its own; the reactor's state lives in its runtime.
     enum Action: Sendable {
       case ageChanged(Int)
     }
@@ -47,6 +48,7 @@ struct NestingTests {
   final class AppReactor: BaseReactor<AppReactor.Action, AppReactor.Mutation, AppReactor.State>,
     @unchecked Sendable
   {
+    // Safety: no mutable state of its own; the reactor's state lives in its runtime.
     enum Action: Sendable {
       case nameChanged(String)
     }

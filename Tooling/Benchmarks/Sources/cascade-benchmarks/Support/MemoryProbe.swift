@@ -34,7 +34,9 @@ struct MemoryUsage: Sendable, Codable {
 /// again and records the resident memory there; when the run returns, the mark is the peak of
 /// the operations alone. Elsewhere than Linux nothing is measured.
 enum MemoryProbe {
-  /// Whether a measured run is in progress; touched by the harness thread only.
+  // Safety (all three): touched only by the harness thread, which runs the benchmarks one at a
+  // time; a workload calls `operationsBegin` from that same thread.
+  /// Whether a measured run is in progress.
   private nonisolated(unsafe) static var armed = false
   private nonisolated(unsafe) static var start: Int?
   private nonisolated(unsafe) static var begin: (rss: Int, stateBytes: Int, reset: Bool)?
