@@ -70,8 +70,6 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   var latest: Element? { storage.withLock { $0.last } }
 
-  var terminalEvent: StreamEvent<Element, Failure>? { storage.withLock { $0.terminal } }
-
   var hasObservers: Bool { storage.withLock { !$0.registrations.isEmpty } }
 
   // MARK: Sending
