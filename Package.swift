@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -80,11 +81,29 @@ let package = Package(
       path: "Modules/CascadeTesting"
     ),
 
+    // MARK: - Apps
+
+    .target(
+      name: "AppSupport",
+      dependencies: ["CascadeStreams"],
+      path: "Apps/AppSupport"
+    ),
+
     // MARK: - Tests
     .target(
       name: "CascadeTestSupport",
       dependencies: ["CascadeStreams"],
       path: "Tests/CascadeTestSupport"
+    ),
+    .target(
+      name: "AppHarness",
+      dependencies: [
+        "AppSupport",
+        "CascadeStreams",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ],
+      path: "Tests/AppHarness"
     ),
     .testTarget(
       name: "CascadeStreamsTests",

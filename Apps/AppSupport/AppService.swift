@@ -1,0 +1,92 @@
+public import CascadeStreams
+
+/// The architecture an app service is built on.
+///
+/// Every sample app (RPG, Movies, Todo) is implemented once per case, behind one
+/// ``AppService`` interface, so fronts and tests can pick one by name
+/// (`--architecture store|reactor|feedback`).
+public enum Architecture: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+  /// A `CascadeStore.Store`: states that react to events, commands for async work.
+  case store
+  /// A `CascadeReactor.Reactor`: actions, mutations, async mutations.
+  case reactor
+  /// A `CascadeFeedback.FeedbackLoop`: events, a reducer and feedback loops.
+  case feedback
+
+  /// The name used on the command line.
+  public var description: String { rawValue }
+}
+
+/// One app built on one architecture, as its front and its tests see it.
+///
+/// A service takes *intents* (what the user asked for) and exposes its state. Intents are
+/// processed in the order they were sent; asynchronous work they start (saving, loading,
+/// requests, database writes) finishes later and shows in the state.
+///
+/// ```swift
+/// let game: any AppService<GameIntent, GameState> = makeGame(.reactor)
+/// game.send(.attack)
+/// let state = try await game.waitForState { !$0.isBusy }
+/// ```
+public protocol AppService<Intent, State>: AnyObject, Sendable {
+  /// What the user may ask for.
+  associatedtype Intent: Sendable
+  /// The app's state; equal states from different architectures mean identical behaviour.
+  associatedtype State: Sendable & Equatable
+
+  /// The architecture this service is built on.
+  var architecture: Architecture { get }
+
+  /// The state now.
+  var currentState: State { get }
+
+  /// The state: the current one on subscription, then every change, in order, delivered
+  /// synchronously on the thread that produced it.
+  var states: Observable<State, Never> { get }
+
+  /// Sends an intent; intents are processed in the order they were sent.
+  func send(_ intent: Intent)
+}
+
+/// The service did not reach the awaited state in time.
+public struct AppServiceTimeout: Error, CustomStringConvertible {
+  /// How long the wait lasted.
+  public var timeout: Duration
+  /// The last state seen, described.
+  public var lastState: String
+
+  /// What the wait was for and the last state seen.
+  public var description: String {
+    "timed out after \(timeout) waiting for a state; last state: \(lastState)"
+  }
+}
+
+extension AppService {
+  /// Waits until the state satisfies `predicate` and returns that state.
+  ///
+  /// Checks the current state first, then every new state.
+  ///
+  /// - Throws: ``AppServiceTimeout`` when no state satisfies `predicate` within `timeout`.
+  public func waitForState(
+    timeout: Duration = .seconds(10),
+    where predicate: @escaping @Sendable (State) -> Bool
+  ) async throws -> State {
+    let states = self.states
+    return try await withThrowingTaskGroup(of: State?.self) { group in
+      group.addTask {
+        for await state in states.values where predicate(state) { return state }
+        return nil
+      }
+      group.addTask {
+        try await Task.sleep(for: timeout)
+        return nil
+      }
+      let first = try await group.next() ?? nil
+      group.cancelAll()
+      guard let state = first else {
+        throw AppServiceTimeout(timeout: timeout, lastState: String(describing: currentState))
+      }
+      return state
+    }
+  }
+}
