@@ -48,7 +48,9 @@ public struct Scenario<Intent: Sendable, State: Sendable & Equatable>: Sendable,
 
   /// Creates a scenario from its steps, listed one per line.
   public init(
-    _ name: String, timeout: Duration = .seconds(10), @StepsBuilder steps: () -> [Step]
+    _ name: String,
+    timeout: Duration = .seconds(10),
+    @StepsBuilder steps: () -> [Step]
   ) {
     self.init(name, timeout: timeout, steps: steps())
   }
@@ -107,8 +109,11 @@ public func run<Service: AppService>(
   for (index, step) in scenario.steps.enumerated() {
     func fail(_ message: String) -> ScenarioFailure {
       ScenarioFailure(
-        scenario: scenario.name, architecture: service.architecture, step: index + 1,
-        message: message)
+        scenario: scenario.name,
+        architecture: service.architecture,
+        step: index + 1,
+        message: message
+      )
     }
     switch step {
     case .send(let intent):
@@ -140,8 +145,10 @@ public func assertIdenticalAcrossArchitectures<Service: AppService>(
   _ scenario: Scenario<Service.Intent, Service.State>,
   architectures: [Architecture] = Architecture.allCases,
   makeService: (Architecture) async throws -> Service,
-  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-  line: UInt = #line, column: UInt = #column
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
 ) async throws -> [Service.State] {
   var results: [(Architecture, [Service.State])] = []
   for architecture in architectures {
@@ -153,7 +160,11 @@ public func assertIdenticalAcrossArchitectures<Service: AppService>(
     let diff = CustomDump.diff(expected, states) ?? ""
     reportIssue(
       "\(scenario.name): \(architecture) went through other states than \(reference)\n\(diff)",
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
   }
   return expected
 }
