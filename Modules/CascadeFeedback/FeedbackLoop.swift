@@ -79,7 +79,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       scheduler: scheduler,
       diagnostics: nil,
       reducer: { state, input in reduce(&state, input.event) },
-      expand: { input, reduceNow in
+      expand: { input, _, reduceNow in
         if let token = input.token, token.isCancelled { return }
         reduceNow(input)
       }

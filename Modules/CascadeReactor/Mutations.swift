@@ -65,29 +65,64 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   }
 
   @usableFromInline var immediate: Immediate
+  /// The asynchronous part, if any, behind one reference: mutations that are only synchronous
+  /// (the common case) copy and destroy without touching an existential.
+  @usableFromInline var later: Later?
+
+  /// The asynchronous work of ``Mutations``, with its id; immutable, replaced when changed.
+  @usableFromInline
+  final class Later: Sendable {
+    @usableFromInline let work: Work?
+    @usableFromInline let id: (any Hashable & Sendable)?
+    @usableFromInline let cancelInFlight: Bool
+
+    @usableFromInline
+    init(work: Work?, id: (any Hashable & Sendable)?, cancelInFlight: Bool) {
+      self.work = work
+      self.id = id
+      self.cancelInFlight = cancelInFlight
+    }
+
+    static func make(
+      work: Work?,
+      id: (any Hashable & Sendable)?,
+      cancelInFlight: Bool
+    ) -> Later? {
+      if work == nil && id == nil && !cancelInFlight { return nil }
+      return Later(work: work, id: id, cancelInFlight: cancelInFlight)
+    }
+  }
+
   /// The work producing mutations later, if any.
-  public var async: Work?
+  public var async: Work? {
+    get { later?.work }
+    set { later = .make(work: newValue, id: id, cancelInFlight: cancelInFlight) }
+  }
+
   /// The id the asynchronous work can be cancelled by.
-  public var id: (any Hashable & Sendable)?
+  public var id: (any Hashable & Sendable)? {
+    get { later?.id }
+    set { later = .make(work: async, id: newValue, cancelInFlight: cancelInFlight) }
+  }
+
   /// Whether starting this work cancels the work in flight with the same `id` first.
-  public var cancelInFlight: Bool
+  public var cancelInFlight: Bool {
+    get { later?.cancelInFlight ?? false }
+    set { later = .make(work: async, id: id, cancelInFlight: newValue) }
+  }
 
   /// Mutations applied at once, and optionally work producing more later.
   @inlinable
   public init(sync: [Mutation] = [], async: Work? = nil) {
     immediate = Immediate(sync)
-    self.async = async
-    id = nil
-    cancelInFlight = false
+    later = async.map { Later(work: $0, id: nil, cancelInFlight: false) }
   }
 
   /// One mutation applied at once.
   @inlinable
   public init(sync mutation: Mutation) {
     immediate = .one(mutation)
-    async = nil
-    id = nil
-    cancelInFlight = false
+    later = nil
   }
 
   /// Mutations applied at once, then those a stream emits.
@@ -129,17 +164,15 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
     cancelInFlight: Bool = false,
     _ operation: @escaping @Sendable (_ send: MutationSender<Mutation>) async throws -> Void
   ) -> Mutations {
-    var mutations = Mutations(async: .operation(operation))
-    mutations.id = id
-    mutations.cancelInFlight = cancelInFlight
+    var mutations = Mutations.none
+    mutations.later = Later(work: .operation(operation), id: id, cancelInFlight: cancelInFlight)
     return mutations
   }
 
   /// These mutations, with their asynchronous work cancellable by `id`.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Mutations {
     var copy = self
-    copy.id = id
-    copy.cancelInFlight = cancelInFlight
+    copy.later = Later(work: async, id: id, cancelInFlight: cancelInFlight)
     return copy
   }
 }

@@ -23,7 +23,7 @@ extension Reactor {
       runtime.core(for: self).stub.record(action)
       return
     }
-    runtime.core(for: self).send(action)
+    runtime.unmanagedCore(for: self)._withUnsafeGuaranteedRef { $0.send(action, from: self) }
   }
 
   /// The current state (the stub's, while stubbed).

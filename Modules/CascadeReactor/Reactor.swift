@@ -62,6 +62,15 @@ public protocol Reactor: AnyObject, Sendable {
   associatedtype State: Sendable
 
   /// The state before any action.
+  ///
+  /// Read once, when the reactor starts (and again only if its stub's state is used). The
+  /// reactor's state is then reduced in place; but a *stored* `let initialState` keeps the
+  /// initial value alive, so with a large state (a big array, say) the first mutation copies it
+  /// once. Where that matters, make it a computed property:
+  ///
+  /// ```swift
+  /// var initialState: State { State(items: loadItems()) }
+  /// ```
   var initialState: State { get }
 
   /// The reactor's machinery: its store, action input, stub. Declare it as a stored property:

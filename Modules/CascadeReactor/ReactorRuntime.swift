@@ -18,9 +18,14 @@ public import Synchronization
 public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @unchecked Sendable
 {
-  // Safety: `core` is written once, under `startLock`, before `started` is stored with release
-  // ordering; it is read only after loading `started` with acquire ordering (or under the lock).
-  @usableFromInline nonisolated(unsafe) var core: ReactorCore<Action, Mutation, State>?
+  // Safety: `core` and `unmanagedCore` are written once, under `startLock`, before `started` is
+  // stored with release ordering; they are read only after loading `started` with acquire
+  // ordering (or under the lock), or by the store's processing, which starts after them.
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
+    var core: ReactorCore<Action, Mutation, State>?
+  /// `core`, unretained, for the hot path: `core` keeps it alive as long as the runtime.
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
+    var unmanagedCore: Unmanaged<ReactorCore<Action, Mutation, State>>?
   @usableFromInline let started = Atomic<Bool>(false)
   @usableFromInline let startLock = LockedValue(())
   @usableFromInline let stubbed = Atomic<Bool>(false)
@@ -44,9 +49,21 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       if let core { return core }
       let started = ReactorCore.start(reactor)
       core = started
+      unmanagedCore = Unmanaged.passUnretained(started)
       self.started.store(true, ordering: .releasing)
       return started
     }
+  }
+
+  /// The running machinery, started for `reactor` on first use, unretained (the runtime holds
+  /// it): use it with `_withUnsafeGuaranteedRef` while the runtime is alive.
+  @inlinable
+  func unmanagedCore<R: Reactor>(
+    for reactor: R
+  ) -> Unmanaged<ReactorCore<Action, Mutation, State>>
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    if started.load(ordering: .acquiring) { return unmanagedCore.unsafelyUnwrapped }
+    return Unmanaged.passUnretained(core(for: reactor))
   }
 }
 
@@ -93,26 +110,29 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
         guard case .mutation(let mutation, _) = input else { return }
         // The reactor `expand` holds for the input being processed: no second weak load.
         if let reactor = weakReactor.current {
-          reactor.takeUnretainedValue().reduce(into: &state, mutation: mutation)
+          // No retain: `expand` holds the reactor for as long as `current` is set.
+          reactor._withUnsafeGuaranteedRef { $0.reduce(into: &state, mutation: mutation) }
         } else if let reactor = weakReactor.reactor {
           reactor.reduce(into: &state, mutation: mutation)
         }
       },
-      expand: { input, reduceNow in
-        // One weak load per input; the reactor (and through it the core) stays alive until the
-        // input is processed, and the reducer reuses it.
-        guard let reactor = weakReactor.reactor else { return }
-        weakReactor.current = Unmanaged.passUnretained(reactor)
-        defer { weakReactor.current = nil }
-        guard case .action(let action) = input else {
-          reduceNow(input)
-          return
+      expand: { input, context, reduceNow in
+        // The reactor stays alive while its input is processed, and the reducer reuses it
+        // through `current`. A sender processing its own action passes the reactor as the
+        // context (it holds it for the call); otherwise one weak load per input.
+        if let context {
+          let reactor = Unmanaged<R>.fromOpaque(context)
+          weakReactor.current = reactor
+          defer { weakReactor.current = nil }
+          reactor._withUnsafeGuaranteedRef { reactor in
+            process(input, by: reactor, reduceNow: reduceNow)
+          }
+        } else {
+          guard let reactor = weakReactor.reactor else { return }
+          weakReactor.current = Unmanaged.passUnretained(reactor)
+          defer { weakReactor.current = nil }
+          process(input, by: reactor, reduceNow: reduceNow)
         }
-        reactor.runtime.core.unsafelyUnwrapped.perform(
-          reactor.mutate(action: action),
-          for: action,
-          reduceNow: reduceNow
-        )
       }
     )
     // Each hook is called once; where it is the default (which returns its input unchanged),
@@ -138,7 +158,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let stateStream = statesUnchanged ? delivered : transformedStates.share(replay: 1)
     let core = ReactorCore(
       store: store,
-      stub: ReactorStub(initialState: reactor.initialState),
+      stub: ReactorStub(initialState: { weakReactor.reactor?.initialState }),
       stateStream: stateStream,
       statesTransformed: !statesUnchanged,
       scheduler: scheduler,
@@ -154,6 +174,24 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       )
     }
     return core
+  }
+
+  /// Processes one input of `reactor` on the store's processing thread: an action becomes its
+  /// mutations (the synchronous ones reduced now), a mutation is reduced.
+  @inlinable
+  static func process<R: Reactor>(
+    _ input: Input,
+    by reactor: R,
+    reduceNow: (Input) -> Void
+  ) where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    guard case .action(let action) = input else {
+      reduceNow(input)
+      return
+    }
+    // Processing only happens once the core has started.
+    reactor.runtime.unmanagedCore.unsafelyUnwrapped._withUnsafeGuaranteedRef { core in
+      core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
+    }
   }
 
   @usableFromInline
@@ -207,12 +245,17 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   /// Sends an action into the reactor (through `transform(action:)` if it reworks actions).
+  ///
+  /// `reactor` is the reactor this core belongs to, which the caller keeps alive for the call.
   @inlinable
-  func send(_ action: Action) {
+  func send(_ action: Action, from reactor: AnyObject) {
     if let actionInput {
       actionInput.onNext(action)
     } else {
-      store.send(.action(action))
+      store.send(
+        .action(action),
+        context: UnsafeRawPointer(Unmanaged.passUnretained(reactor).toOpaque())
+      )
     }
   }
 
@@ -242,7 +285,9 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
         }
       }
     }
-    guard let work = mutations.async else { return }
+    guard let later = mutations.later, let work = later.work else { return }
+    let id = later.id
+    let cancelInFlight = later.cancelInFlight
     let deliver: @Sendable (Mutation, Store<State, Input>) -> Void
     if let mutationInput {
       deliver = { mutation, _ in mutationInput.onNext(mutation) }
@@ -253,8 +298,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     case .operation(let operation):
       // Cancel the previous work now, while processing this action, so that its results
       // already queued (even ahead of this action's command) are dropped.
-      if mutations.cancelInFlight, let id = mutations.id { store.cancelWhileProcessing(id: id) }
-      store.run("mutate(\(action))", id: mutations.id, cancelInFlight: mutations.cancelInFlight) {
+      if cancelInFlight, let id = id { store.cancelWhileProcessing(id: id) }
+      store.run("mutate(\(action))", id: id, cancelInFlight: cancelInFlight) {
         _,
         store in
         try await operation(MutationSender { deliver($0, store) })
@@ -265,8 +310,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       // action is processed.
       var target = store
       var end: (@Sendable () -> Void)?
-      if let id = mutations.id {
-        if mutations.cancelInFlight { store.cancelWhileProcessing(id: id) }
+      if let id = id {
+        if cancelInFlight { store.cancelWhileProcessing(id: id) }
         let handle = store.beginOrigin(id: id)
         target = handle
         end = { handle.endOrigin() }
@@ -274,8 +319,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       start(
         stream,
         for: action,
-        id: mutations.id,
-        cancelInFlight: mutations.cancelInFlight,
+        id: id,
+        cancelInFlight: cancelInFlight,
         onEnd: end
       ) { [target] mutation in deliver(mutation, target) }
     }
@@ -376,7 +421,7 @@ final class WeakReactor<R: Reactor>: @unchecked Sendable {
   // Safety: `reactor` is only assigned in `init`; loading a weak reference is atomic, and
   // reactors are Sendable. `current` is only touched by the thread processing the reactor's
   // store, while `expand` holds a strong reference to the reactor it points to.
-  @usableFromInline weak var reactor: R?
+  @usableFromInline @exclusivity(unchecked) weak var reactor: R?
   /// Behind a pointer: no dynamic exclusivity check on the hot path.
   @usableFromInline let currentSlot = UnsafeMutablePointer<Unmanaged<R>?>.allocate(capacity: 1)
 

@@ -14,13 +14,32 @@ public import CascadeStreams
 /// ```
 public final class ReactorStub<Action: Sendable, State: Sendable>: Sendable {
   private let recorded = LockedValue<[Action]>([])
+  private let relay = LockedValue<StateRelay<State>?>(nil)
+  private let initialState: @Sendable () -> State?
 
   /// The state the stubbed reactor shows: set ``StateRelay/value`` to drive a view.
-  public let state: StateRelay<State>
+  ///
+  /// It starts as the reactor's `initialState`, read when the stub's state is first used: a
+  /// reactor that is never stubbed keeps no copy of its initial state for the stub.
+  public var state: StateRelay<State> {
+    if let existing = relay.withLock({ $0 }) { return existing }
+    // Read outside the lock: `initialState` is the reactor's code.
+    guard let initial = initialState() else {
+      preconditionFailure("The stub's state was first used after its reactor was released")
+    }
+    return relay.withLock { relay in
+      if let existing = relay { return existing }
+      let created = StateRelay(initial)
+      relay = created
+      return created
+    }
+  }
 
+  /// Creates a stub whose state starts as what `initialState` returns on first use (`nil` once
+  /// the reactor is gone).
   @usableFromInline
-  init(initialState: State) {
-    state = StateRelay(initialState)
+  init(initialState: @escaping @Sendable () -> State?) {
+    self.initialState = initialState
   }
 
   /// The actions sent to the reactor while stubbed, in order.

@@ -104,7 +104,14 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// ``StoreIsolation/callerThread``), otherwise queued.
   @inlinable
   public func send(_ action: Action) {
-    engine.submit(.action(action, origin: origin))
+    engine.submitAction(action, origin: origin)
+  }
+
+  /// Sends an action with a context the engine's `expand` receives while the sending thread
+  /// processes it (see `StoreEngine.expand`).
+  @inlinable
+  package func send(_ action: Action, context: UnsafeRawPointer) {
+    engine.submitAction(action, origin: origin, context: context)
   }
 
   /// Sends an action: ReSwift's name for ``send(_:)``.
@@ -254,7 +261,7 @@ extension Store {
     scheduler: any Scheduler,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
     reducer: @escaping @Sendable (inout State, Action) -> Void,
-    expand: @escaping @Sendable (Action, (Action) -> Void) -> Void
+    expand: @escaping @Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void
   ) {
     self.init(
       engine: StoreEngine(

@@ -327,6 +327,9 @@ struct FeedbackConcurrencyTests {
       }
     }
     #expect(finished)
+    // A send that found the effect's thread processing is queued, and reduced by that thread:
+    // wait until every generation has been.
+    #expect(await eventually { loop.currentState.generation == 200 })
     #expect(await eventually { loop.currentState.reduced > 0 })
     loop.stop()
     #expect(loop.currentState.generation == 200)

@@ -71,7 +71,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
   /// Turns one input into the inputs to reduce now (a reactor's action into its synchronous
   /// mutations), on the processing thread; `nil` reduces each input as it is.
-  @usableFromInline let expand: (@Sendable (Action, (Action) -> Void) -> Void)?
+  ///
+  /// Its second argument is the *context* the sender passed to ``submitAction(_:origin:context:)``
+  /// when the sending thread processes the input itself, for as long as that thread holds the
+  /// processing token; `nil` otherwise. A reactor passes itself, unretained: the sender keeps it
+  /// alive while it processes, which spares a weak load per action.
+  @usableFromInline let expand: (@Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void)?
+  /// The context of the thread holding the processing token (see ``expand``); only touched by
+  /// that thread, and cleared under the lock when the token is given up.
+  @usableFromInline @exclusivity(unchecked) var processingContext: UnsafeRawPointer?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let scheduler: any Scheduler
@@ -92,7 +100,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     isolation: StoreIsolation,
     reentrancy: ReentrancyPolicy,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
-    expand: (@Sendable (Action, (Action) -> Void) -> Void)? = nil
+    expand: (@Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void)? = nil
   ) {
     storage = LockedValue(Shared(state: state))
     self.expand = expand
@@ -169,6 +177,35 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
   }
 
+  /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
+  /// sending thread can process it at once (the common, uncontended case).
+  @inlinable
+  func submitAction(_ action: Action, origin: Int?, context: UnsafeRawPointer? = nil) {
+    guard origin == nil, case .callerThread = isolation else {
+      submit(.action(action, origin: origin))
+      return
+    }
+    let me = currentThreadIdentity()
+    if processingThread.load(ordering: .relaxed) == me {
+      submitReentrant(.action(action, origin: nil))
+      return
+    }
+    let shared = storage.unsafeValue
+    storage.lock()
+    guard shared.pointee.accepting, !shared.pointee.processing else {
+      // Another thread is processing, or the store is closed: the general path decides.
+      storage.unlock()
+      submit(.action(action, origin: nil))
+      return
+    }
+    shared.pointee.processing = true
+    processingThread.store(me, ordering: .relaxed)
+    processingContext = context
+    storage.unlock()
+    reduce(action)
+    drain()
+  }
+
   @inlinable
   static func isInternal(_ work: Work) -> Bool {
     switch work {
@@ -222,9 +259,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let shared = storage.unsafeValue
     while true {
       storage.lock()
-      guard !shared.pointee.closed, let next = shared.pointee.queue.popFirst() else {
+      guard !shared.pointee.closed, !shared.pointee.queue.isEmpty else {
         shared.pointee.processing = false
         processingThread.store(0, ordering: .relaxed)
+        processingContext = nil
         if shared.pointee.idleWaiters.isEmpty && shared.pointee.closedBoxes.isEmpty {
           storage.unlock()
           return
@@ -238,6 +276,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         for waiter in waiters { waiter.resume() }
         return
       }
+      let next = shared.pointee.queue.removeFirst()
       storage.unlock()
       process(next)
     }
@@ -271,7 +310,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       action = intercepted
     }
     if let expand {
-      expand(action) { apply($0, mark: mark) }
+      expand(action, processingContext) { apply($0, mark: mark) }
     } else {
       apply(action, mark: mark)
     }

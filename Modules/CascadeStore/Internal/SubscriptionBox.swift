@@ -48,6 +48,13 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     handler: @escaping @Sendable (Selected) -> Void
   ) -> SubscriptionBox<State> {
     let last = LastSelection<Selected>()
+    // Decided once: switching over `delivery` per notification would copy its existential.
+    let scheduler: (any Scheduler)?
+    switch delivery {
+    case .synchronous: scheduler = nil
+    case .scheduler(let target): scheduler = target
+    }
+    let synchronous = scheduler == nil
     return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
       box,
       state,
@@ -57,13 +64,12 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
         return
       }
       last.value = selected
-      switch delivery {
-      case .synchronous:
+      if synchronous {
         if box.isActive { handler(selected) }
-      case .scheduler(let scheduler):
-        scheduler.schedule {
-          if box.isActive { handler(selected) }
-        }
+        return
+      }
+      scheduler.unsafelyUnwrapped.schedule {
+        if box.isActive { handler(selected) }
       }
     }
   }

@@ -25,6 +25,16 @@ package struct FIFO<Element> {
     guard head < storage.count else {
       return nil
     }
+    return removeFirst()
+  }
+
+  /// Removes and returns the first element; the queue must not be empty.
+  ///
+  /// Callers on hot paths check ``isEmpty`` and call this, so that no `Optional` of the element
+  /// is made and destroyed when the queue is empty.
+  @inlinable
+  package mutating func removeFirst() -> Element {
+    precondition(head < storage.count, "removeFirst() on an empty FIFO")
     let element = storage[head]
     head += 1
     if head == storage.count {

@@ -1,3 +1,5 @@
+public import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -6,43 +8,79 @@ import Musl
 import Darwin
 #endif
 
-/// A small mutual-exclusion lock over `pthread_mutex_t`.
+/// A small mutual-exclusion lock: an atomic word for the uncontended case, a pthread mutex and
+/// condition variable to sleep on when contended.
 ///
 /// ThreadSanitizer on Linux does not see `Synchronization.Mutex` and reports races on state it
-/// guards correctly; it does see pthread mutexes. Every piece of shared mutable state in Cascade
-/// sits behind one of these (or behind an `Atomic`). The lock is never held while user code runs.
+/// guards correctly; it does see atomics (acquire on lock, release on unlock) and pthread calls.
+/// Every piece of shared mutable state in Cascade sits behind one of these (or behind an
+/// `Atomic`). The lock is never held while user code runs.
+///
+/// The word is 0 when unlocked, 1 when locked, 2 when locked and a thread may be sleeping (the
+/// classic futex mutex, with the condition variable standing in for the futex). Locking and
+/// unlocking without contention is one atomic operation each and no call into the C library,
+/// which is most of what a store pays per action.
 @usableFromInline
 package final class Lock: @unchecked Sendable {
-  // Safety: the mutex is only touched through pthread calls, which are thread-safe by contract.
+  // Safety: `word` is atomic; the mutex and condition are only touched through pthread calls,
+  // which are thread-safe by contract.
+  @usableFromInline let word = Atomic<UInt32>(0)
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let condition: UnsafeMutablePointer<pthread_cond_t>
 
   package init() {
     mutex = .allocate(capacity: 1)
-    var attributes = pthread_mutexattr_t()
-    pthread_mutexattr_init(&attributes)
-    #if DEBUG
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-    #endif
-    let result = pthread_mutex_init(mutex, &attributes)
+    condition = .allocate(capacity: 1)
+    var result = pthread_mutex_init(mutex, nil)
     precondition(result == 0, "pthread_mutex_init failed: \(result)")
-    pthread_mutexattr_destroy(&attributes)
+    result = pthread_cond_init(condition, nil)
+    precondition(result == 0, "pthread_cond_init failed: \(result)")
   }
 
   deinit {
+    pthread_cond_destroy(condition)
     pthread_mutex_destroy(mutex)
+    condition.deallocate()
     mutex.deallocate()
   }
 
-  @usableFromInline
+  /// Takes the lock, waiting for it if another thread holds it.
+  @inlinable
   package func lock() {
-    let result = pthread_mutex_lock(mutex)
-    precondition(result == 0, "pthread_mutex_lock failed: \(result)")
+    if word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
+    lockContended()
+  }
+
+  /// Gives up the lock, waking a waiting thread if there may be one.
+  @inlinable
+  package func unlock() {
+    if word.exchange(0, ordering: .releasing) == 2 { wakeOne() }
   }
 
   @usableFromInline
-  package func unlock() {
-    let result = pthread_mutex_unlock(mutex)
-    precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
+  func lockContended() {
+    // Critical sections are short: spin a little before sleeping.
+    for _ in 0..<64 {
+      if word.load(ordering: .relaxed) == 0,
+        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      {
+        return
+      }
+    }
+    pthread_mutex_lock(mutex)
+    // Marking the word 2 says "someone may sleep": the holder's unlock then wakes one. Whoever
+    // takes the lock this way keeps the 2, so that the next unlock wakes the next sleeper.
+    while word.exchange(2, ordering: .acquiring) != 0 {
+      pthread_cond_wait(condition, mutex)
+    }
+    pthread_mutex_unlock(mutex)
+  }
+
+  @usableFromInline
+  func wakeOne() {
+    pthread_mutex_lock(mutex)
+    pthread_cond_signal(condition)
+    pthread_mutex_unlock(mutex)
   }
 
   /// Runs `body` with the lock held.

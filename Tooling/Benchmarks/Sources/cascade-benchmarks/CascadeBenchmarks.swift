@@ -38,7 +38,9 @@ struct CascadeBenchmarks {
       printError("warning: --n overrides the workloads' N; the results are not comparable.")
     }
 
-    let selected = Benchmark.all.filter { options.selects($0.workload) }
+    let selected = Benchmark.all.filter {
+      options.selects($0.workload) && options.selects($0.architecture)
+    }
     var measurements: [Measurement] = []
     do {
       for benchmark in selected {

@@ -1,10 +1,15 @@
 /// The command line:
-/// `cascade-benchmarks [--quick] [--filter ID]... [--runs N] [--json FILE] [--n N]`.
+/// `cascade-benchmarks [--quick] [--filter ID]... [--only COLUMN]... [--runs N] [--json FILE]
+/// [--n N]`.
 struct Options: Sendable {
   /// Workload id prefixes to run; empty runs everything.
   ///
   /// `W6` selects W6 and W6b. W0 always runs, since every ratio is taken against it.
   var filters: [String] = []
+  /// Columns to run (architecture names, case-insensitive); empty runs every column.
+  ///
+  /// W0 always runs, and the plain and hand-written references of a selected workload too.
+  var columns: [String] = []
   /// Timed runs per benchmark, after one untimed warm-up run: 5 by default, 1 with `--quick`.
   var runs = 5
   /// A smoke run: every workload at its small `quickN`, one timed run unless `--runs` says
@@ -16,14 +21,16 @@ struct Options: Sendable {
   var n: Int?
 
   static let usage = """
-    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--runs <n>] [--json <file>]
-                              [--n <count>]
+    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--only <column>]... [--runs <n>]
+                              [--json <file>] [--n <count>]
 
     OPTIONS:
       --quick         A smoke run: small N for every workload, 1 timed run (unless --runs);
                       checks every result, judges no goal. A few seconds in release.
       --filter <id>   Run the workloads whose id starts with <id> (case-insensitive); repeat or
                       separate with commas for several. W0 always runs: ratios are taken to it.
+      --only <column> Run only these columns (Store, Reactor, Feedback, Streams) besides the
+                      plain and hand-written references; repeat or separate with commas.
       --runs <n>      Timed runs per benchmark, after one warm-up run (default: 5).
       --json <file>   Also write the results as JSON to <file>.
       --n <count>     Override every workload's N (smoke runs only; not comparable).
@@ -65,6 +72,8 @@ struct Options: Sendable {
         return nil
       case "--filter":
         options.filters += try value(for: flag).split(separator: ",").map(String.init)
+      case "--only":
+        options.columns += try value(for: flag).split(separator: ",").map(String.init)
       case "--quick":
         options.quick = true
       case "--runs":
@@ -85,6 +94,12 @@ struct Options: Sendable {
   /// The N to run `workload` with: `--n`, else its quick or full N.
   func n(for workload: Workload) -> Int {
     n ?? (quick ? workload.quickN : workload.n)
+  }
+
+  /// Whether `architecture`'s column is selected.
+  func selects(_ architecture: Architecture) -> Bool {
+    if columns.isEmpty || architecture == .plain || architecture == .handWritten { return true }
+    return columns.contains { $0.lowercased() == architecture.rawValue.lowercased() }
   }
 
   /// Whether `workload` is selected.

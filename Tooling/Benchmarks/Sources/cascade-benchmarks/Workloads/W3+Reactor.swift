@@ -10,16 +10,20 @@ import CascadeStreams
 /// `Equatable` state would keep the previous state and force a copy), records the done
 /// count. The same probes as the Store column: the buffer moves (a copy per action moves it) and
 /// the peak memory of the toggles.
+///
+/// `initialState` is a computed property, as the `Reactor` documentation advises for a large
+/// state: a stored `let initialState` keeps the initial buffer alive beside the reactor's state,
+/// so the first toggle copies the whole array once (the buffer then moves once, and peak memory
+/// grows by one state; every later toggle is in place).
 extension W3 {
   final class ItemsReactor: Reactor {
     typealias Mutation = Action
 
-    let initialState: State
+    var initialState: State { makeState() }
     let runtime = ReactorRuntime<Action, Mutation, State>()
     private let reducer: @Sendable (inout State, Action) -> Void
 
-    init(initialState: State, reducer: @escaping @Sendable (inout State, Action) -> Void) {
-      self.initialState = initialState
+    init(reducer: @escaping @Sendable (inout State, Action) -> Void) {
       self.reducer = reducer
     }
 
@@ -47,7 +51,7 @@ extension W3 {
   static func runReactor(n: Int) throws -> Outcome {
     let tally = Tally()
     let watch = BufferWatch()
-    let reactor = ItemsReactor(initialState: makeState(), reducer: makeReducer(watch))
+    let reactor = ItemsReactor(reducer: makeReducer(watch))
     let subscription =
       reactor
       .select(opaque { @Sendable (state: State) in state.doneCount })
