@@ -2,11 +2,11 @@ import CascadeStreams
 public import CoreMetrics
 
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// A middleware that reports throughput to swift-metrics: a counter per input kind and a timer
@@ -105,9 +105,9 @@ public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
 
   private func currentThread() -> UInt {
     #if canImport(Darwin)
-      UInt(bitPattern: pthread_self())
+    UInt(bitPattern: pthread_self())
     #else
-      UInt(pthread_self())
+    UInt(pthread_self())
     #endif
   }
 }

@@ -8,7 +8,8 @@ import Testing
 struct AnalyticsMiddlewareTests {
   static func events(_ op: Op, _ state: Tally) -> AnalyticsEvent? {
     switch op {
-    case .add(let amount): AnalyticsEvent("added", ["amount": .int(amount), "total": .int(state.value)])
+    case .add(let amount):
+      AnalyticsEvent("added", ["amount": .int(amount), "total": .int(state.value)])
     case .note(let text): AnalyticsEvent("noted", ["length": .int(text.count), "first": true])
     case .multiply, .reset: nil
     }

@@ -81,4 +81,33 @@ struct CrossArchitectureTests {
     )
     #expect(running.state().value == 30)
   }
+
+  // AT: a middleware whose work throws. The contract has no throwing call: the middleware
+  // catches, reports the failure as an input (queued), and the architecture goes on.
+  @Test(arguments: Arch.allCases)
+  func aMiddlewareWhoseWorkThrowsReportsItAndTheArchitectureGoesOn(_ arch: Arch) {
+    struct UploadFailed: Error, CustomStringConvertible {
+      var value: Int
+      var description: String { "upload of \(value) failed" }
+    }
+    @Sendable func upload(_ state: Tally) throws {
+      if state.value > 10 { throw UploadFailed(value: state.value) }
+    }
+    let uploader = ClosureMiddleware<Op, Tally> { record in
+      guard case .add = record.input else { return }
+      do {
+        try upload(record.state)
+      } catch {
+        record.dispatcher.dispatch(.note("\(error)"))
+      }
+    }
+    let running = Running.make(arch, middlewares: [uploader])
+
+    running.send(.add(5))
+    running.send(.add(10))
+    running.send(.add(1))
+
+    #expect(running.state().value == 16)
+    #expect(running.state().notes == ["upload of 15 failed", "upload of 16 failed"])
+  }
 }

@@ -31,7 +31,9 @@ struct RecordingTests {
     #expect(recording.isComplete)
     #expect(recording.inputs == [.add(2), .note("a \"quoted\"\nline"), .reset])
     #expect(recording.entries.map(\.sequence) == [1, 2, 3])
-    #expect(recording.entries.map(\.time.offset) == [.zero, .milliseconds(1500), .milliseconds(1500)])
+    #expect(
+      recording.entries.map(\.time.offset) == [.zero, .milliseconds(1500), .milliseconds(1500)]
+    )
   }
 
   @Test func recordsToAFileThatReadsBack() throws {

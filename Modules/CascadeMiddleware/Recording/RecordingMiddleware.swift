@@ -97,7 +97,10 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     do {
       encoded = try makeLineEncoder().encode(input)
     } catch {
-      let sequence = counter.withLock { $0 &+= 1; return $0 }
+      let sequence = counter.withLock {
+        $0 &+= 1
+        return $0
+      }
       onError(RecordingWriteError(sequence: sequence, underlying: error))
       return
     }

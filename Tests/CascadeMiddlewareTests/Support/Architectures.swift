@@ -35,7 +35,6 @@ enum Arch: String, CaseIterable, Sendable {
   case store, reactor, feedback
 }
 
-
 /// A reactor over ops: each action is its own mutation.
 final class TallyReactor: Reactor {
   typealias Action = Op
