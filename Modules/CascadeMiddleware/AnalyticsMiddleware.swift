@@ -156,6 +156,7 @@ public final class FileAnalyticsSink: AnalyticsSink {
   /// The file written.
   public var url: URL { file.url }
   private let file: JSONLinesFile
+  private let encoder = makeLineEncoder()
   private let onError: @Sendable (any Error) -> Void
 
   /// Creates a sink writing to the file at `url`, created on the first event.
@@ -179,7 +180,7 @@ public final class FileAnalyticsSink: AnalyticsSink {
   /// Appends `event` to the file.
   public func track(_ event: AnalyticsEvent) {
     do {
-      try file.write(makeLineEncoder().encode(event))
+      try file.write(encoder.encode(event))
     } catch {
       onError(error)
     }

@@ -21,7 +21,7 @@ public import CascadeStreams
 /// ```
 ///
 /// **Failures of commands and effects.** A store reports a command that threw to its
-/// `diagnostics` hook; forward those with ``reportFailure(_:source:)``, and the handler receives
+/// `diagnostics` hook; forward those with ``reportFailure(_:source:state:)``, and the handler receives
 /// them with the last state this middleware saw:
 ///
 /// ```swift

@@ -12,10 +12,10 @@ import Musl
 /// A middleware that reports throughput to swift-metrics: a counter per input kind and a timer
 /// for processing.
 ///
-/// For each input it increments the counter `<label>.inputs` with the dimension `kind`, and
-/// records in the timer `<label>.processing` (same dimension) the time from
-/// ``intercept(_:state:)`` to ``process(_:)`` — the reduction and the middlewares before this
-/// one. A metrics backend (Prometheus, StatsD, OpenTelemetry…) then shows inputs per second by
+/// For each input it intercepts it increments the counter `<label>.inputs` with the dimension
+/// `kind`, and records in the timer `<label>.processing` (same dimension) the time from
+/// ``intercept(_:state:)`` to ``process(_:)`` — the other middlewares' interception and the
+/// reduction. A metrics backend (Prometheus, StatsD, OpenTelemetry…) then shows inputs per second by
 /// kind and how long they take.
 ///
 /// ```swift
@@ -28,20 +28,26 @@ import Musl
 /// type's name. Pass `kind` to name kinds otherwise, and keep their number small: each kind is
 /// one counter and one timer in the backend.
 ///
-/// Put it **first** among the middlewares for the timer to cover the others' interception too.
-/// For a reactor, the time runs from the action's interception to the processing of its first
-/// mutation; an action without a synchronous mutation records no time.
+/// Put it **first** among the middlewares: it then counts every input sent, including those a
+/// later middleware blocks (which record no time), and its timer covers the others'
+/// interception. A reactor's action counts once, however many mutations it makes; its time runs
+/// from the action's interception to the processing of its first mutation, and an action without
+/// a synchronous mutation records no time.
 public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
   /// The prefix of the metrics' labels.
   public let label: String
   private let factory: any MetricsFactory
   private let kind: @Sendable (Input) -> String
   private let instruments = LockedValue<[String: Instruments]>([:])
-  /// The start of the input being processed, per processing thread.
-  private let starts = LockedValue<[UInt: ContinuousClock.Instant]>([:])
+  /// The input being processed, per processing thread.
+  private let starts = LockedValue<[UInt: Started]>([:])
 
-  private struct Instruments: @unchecked Sendable {
-    // Safety: swift-metrics' Counter and Timer are thread-safe handles, immutable once made.
+  private struct Started {
+    var at: ContinuousClock.Instant
+    var timer: CoreMetrics.Timer
+  }
+
+  private struct Instruments: Sendable {
     var counter: Counter
     var timer: CoreMetrics.Timer
   }
@@ -55,32 +61,29 @@ public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
   public init(
     label: String = "cascade",
     factory: any MetricsFactory = MetricsSystem.factory,
-    kind: @escaping @Sendable (Input) -> String = { defaultKind(of: $0) }
+    kind: @escaping @Sendable (Input) -> String = { middlewareInputKind(of: $0) }
   ) {
     self.label = label
     self.factory = factory
     self.kind = kind
   }
 
-  /// Notes when the input's processing started and lets it through.
+  /// Counts the input, notes when its processing started, and lets it through.
   public func intercept(_ input: Input, state: State) -> Input? {
-    let now = ContinuousClock.now
+    let instruments = self.instruments(for: kind(input))
+    instruments.counter.increment()
+    let started = Started(at: .now, timer: instruments.timer)
     let thread = currentThread()
-    starts.withLock { $0[thread] = now }
+    starts.withLock { $0[thread] = started }
     return input
   }
 
-  /// Counts the input and records its processing time.
+  /// Records the input's processing time.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     let thread = currentThread()
-    let start = starts.withLock { $0.removeValue(forKey: thread) }
-    let instruments = self.instruments(for: kind(record.input))
-    instruments.counter.increment()
-    if let start {
-      let elapsed = start.duration(to: .now)
-      let (seconds, attoseconds) = elapsed.components
-      instruments.timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
+    guard let started = starts.withLock({ $0.removeValue(forKey: thread) }) else { return }
+    let (seconds, attoseconds) = started.at.duration(to: .now).components
+    started.timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
   }
 
   /// The counter and the timer of `kind`, made on first use (outside the lock: the factory is
@@ -112,9 +115,9 @@ public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
   }
 }
 
-/// The kind of an input for metrics: an enum's case name (`add` for `.add("milk")`), or the
+/// The kind of an input, as ``MetricsMiddleware`` names it by default: an enum's case name (`add` for `.add("milk")`), or the
 /// input's type name.
-public func defaultKind<Input>(of input: Input) -> String {
+public func middlewareInputKind<Input>(of input: Input) -> String {
   let mirror = Mirror(reflecting: input)
   if mirror.displayStyle == .enum {
     if let label = mirror.children.first?.label { return label }

@@ -34,7 +34,9 @@ struct MetricsMiddlewareTests {
     let metrics = TestMetrics()
     let middleware = MetricsMiddleware<Op, Tally>(
       factory: metrics,
-      kind: { op in if case .add(let n) = op, n < 0 { "subtract" } else { defaultKind(of: op) } }
+      kind: { op in
+        if case .add(let n) = op, n < 0 { "subtract" } else { middlewareInputKind(of: op) }
+      }
     )
     let running = Running.make(.store, middlewares: [middleware])
 
@@ -47,9 +49,26 @@ struct MetricsMiddlewareTests {
 
   @Test func theDefaultKindIsTheCaseNameOrTheTypeName() {
     struct Ping: Sendable {}
-    #expect(defaultKind(of: Op.add(1)) == "add")
-    #expect(defaultKind(of: Op.reset) == "reset")
-    #expect(defaultKind(of: Ping()) == "Ping")
-    #expect(defaultKind(of: "text") == "String")
+    #expect(middlewareInputKind(of: Op.add(1)) == "add")
+    #expect(middlewareInputKind(of: Op.reset) == "reset")
+    #expect(middlewareInputKind(of: Ping()) == "Ping")
+    #expect(middlewareInputKind(of: "text") == "String")
+  }
+
+  @Test func aBlockedInputCountsButRecordsNoTime() throws {
+    let metrics = TestMetrics()
+    let blockResets = ClosureMiddleware<Op, Tally>(intercept: { op, _ in op == .reset ? nil : op })
+    let running = Running.make(
+      .store,
+      middlewares: [MetricsMiddleware(factory: metrics), blockResets]
+    )
+
+    running.send(.add(1))
+    running.send(.reset)
+
+    #expect(running.state().value == 1)
+    #expect(try metrics.expectCounter("cascade.inputs", [("kind", "reset")]).values == [1])
+    #expect(try metrics.expectTimer("cascade.processing", [("kind", "reset")]).values.isEmpty)
+    #expect(try metrics.expectTimer("cascade.processing", [("kind", "add")]).values.count == 1)
   }
 }

@@ -46,6 +46,7 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   }
 
   private let destination: Destination
+  private let encoder = makeLineEncoder()
   private let counter = LockedValue<UInt64>(0)
   private let now: @Sendable () -> SchedulerInstant
   private let onError: @Sendable (RecordingWriteError) -> Void
@@ -95,7 +96,7 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     let time = now()
     let encoded: Data
     do {
-      encoded = try makeLineEncoder().encode(input)
+      encoded = try encoder.encode(input)
     } catch {
       let sequence = counter.withLock {
         $0 &+= 1
