@@ -29,8 +29,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // MARK: - Modules
@@ -43,6 +45,7 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
       path: "Modules/CascadeMiddleware"
     ),
@@ -119,8 +122,13 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         "CascadeMiddleware",
+        "CascadeStore",
+        "CascadeReactor",
+        "CascadeFeedback",
         "CascadeTesting",
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
     .testTarget(

@@ -1,0 +1,156 @@
+public import CascadeStreams
+public import Foundation
+
+/// A recording read back from JSON Lines: the inputs a ``RecordingMiddleware`` recorded, to
+/// replay or step through.
+///
+/// Reading never loses what is readable: a recording whose file was cut short (the application
+/// stopped mid-write) or damaged keeps every entry before the first bad line, and says which line
+/// that is in ``damage``.
+///
+/// ```swift
+/// let recording = try Recording<Action>(contentsOf: url)
+/// if let damage = recording.damage {
+///   print(damage)  // line 42: truncated: …
+/// }
+/// let store = Store(initialState: AppState(), reducer: reduce)
+/// recording.replay(into: store.send)
+/// ```
+public struct Recording<Input: Decodable & Sendable>: Sendable {
+  /// One recorded input.
+  public struct Entry: Sendable {
+    /// The input's sequence number in the recording.
+    public var sequence: UInt64
+    /// When it was recorded, on the recorder's clock.
+    public var time: SchedulerInstant
+    /// The input.
+    public var input: Input
+
+    /// Creates an entry.
+    public init(sequence: UInt64, time: SchedulerInstant, input: Input) {
+      self.sequence = sequence
+      self.time = time
+      self.input = input
+    }
+  }
+
+  /// The entries, in the order recorded, up to the first bad line.
+  public let entries: [Entry]
+  /// The first bad line, if any: the entries stop before it.
+  public let damage: RecordingDamage?
+
+  /// Creates a recording of `entries`.
+  public init(entries: [Entry], damage: RecordingDamage? = nil) {
+    self.entries = entries
+    self.damage = damage
+  }
+
+  /// Reads a recording from the text of a JSON Lines file.
+  ///
+  /// Empty lines are skipped. Reading stops at the first line that is not a record; the
+  /// entries before it are kept and that line is described in ``damage``.
+  public init(jsonLines text: String) {
+    var entries: [Entry] = []
+    var damage: RecordingDamage?
+    let decoder = JSONDecoder()
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    for (index, line) in lines.enumerated() {
+      let isLast = index == lines.count - 1
+      if line.allSatisfy(\.isWhitespace) { continue }
+      do {
+        let record = try decoder.decode(Line.self, from: Data(line.utf8))
+        entries.append(
+          Entry(
+            sequence: record.sequence,
+            time: SchedulerInstant(offset: .seconds(record.time)),
+            input: record.input
+          )
+        )
+      } catch {
+        // A last line without its newline is a write that was cut short.
+        let reason: RecordingDamage.Reason =
+          isLast ? .truncated : .corrupt(String(describing: error))
+        damage = RecordingDamage(line: index + 1, text: String(line), reason: reason)
+        break
+      }
+    }
+    self.entries = entries
+    self.damage = damage
+  }
+
+  /// Reads the recording in the JSON Lines file at `url`.
+  ///
+  /// - Throws: Only if the file cannot be read. A damaged file is read up to the damage.
+  public init(contentsOf url: URL) throws {
+    let data = try Data(contentsOf: url)
+    self.init(jsonLines: String(decoding: data, as: UTF8.self))
+  }
+
+  /// The recorded inputs, in order.
+  public var inputs: [Input] { entries.map(\.input) }
+
+  /// Whether every line was read (there is no ``damage``).
+  public var isComplete: Bool { damage == nil }
+
+  /// Sends every input, in order, to `send`: a store's, a reactor's or a feedback loop's.
+  ///
+  /// Replay into a fresh architecture built like the recorded one — same initial state and
+  /// reducer — reaches the same state. The recording already holds the inputs that commands,
+  /// feedbacks and middlewares sent, so replay into one whose middlewares or feedbacks would
+  /// send them again only if that is what you want.
+  public func replay(into send: (Input) -> Void) {
+    for entry in entries { send(entry.input) }
+  }
+
+  /// The entries, or an error if the recording is damaged, for callers that must have all of it.
+  ///
+  /// - Throws: ``RecordingDamage`` when a line could not be read.
+  public func allEntries() throws(RecordingDamage) -> [Entry] {
+    if let damage { throw damage }
+    return entries
+  }
+
+  /// One line as written by ``RecordingMiddleware``.
+  private struct Line: Decodable {
+    var sequence: UInt64
+    var time: Double
+    var input: Input
+  }
+}
+
+extension Recording.Entry: Equatable where Input: Equatable {}
+
+/// The first line of a recording that could not be read.
+public struct RecordingDamage: Error, Equatable, CustomStringConvertible {
+  /// Why the line could not be read.
+  public enum Reason: Sendable, Equatable {
+    /// The last line is incomplete: the recording was cut short while it was written.
+    case truncated
+    /// The line is not a record of the expected input type; the text says what the decoder
+    /// found.
+    case corrupt(String)
+  }
+
+  /// The line's number, counting from 1.
+  public var line: Int
+  /// The line as it was read.
+  public var text: String
+  /// Why it could not be read.
+  public var reason: Reason
+
+  /// Creates the description of a bad line.
+  public init(line: Int, text: String, reason: Reason) {
+    self.line = line
+    self.text = text
+    self.reason = reason
+  }
+
+  /// `line <n>: truncated` or `line <n>: corrupt: <details>`, with the start of the line.
+  public var description: String {
+    let excerpt = text.count > 80 ? text.prefix(80) + "…" : Substring(text)
+    switch reason {
+    case .truncated: return "line \(line): truncated recording: \(excerpt)"
+    case .corrupt(let details): return "line \(line): corrupt record (\(details)): \(excerpt)"
+    }
+  }
+}

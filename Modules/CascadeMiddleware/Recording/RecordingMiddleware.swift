@@ -1,0 +1,200 @@
+public import CascadeStreams
+public import Foundation
+import Logging
+
+/// A middleware that records every input to a JSON Lines file or an in-memory buffer, for replay
+/// and time travel.
+///
+/// Each input becomes one line: its sequence number in the recording (1, 2, 3, …), the time it
+/// was recorded in seconds, and the input as JSON.
+///
+/// ```
+/// {"input":{"add":{"_0":"milk"}},"sequence":1,"time":0}
+/// {"input":"checkout","sequence":2,"time":1.25}
+/// ```
+///
+/// Inputs must be `Codable` to be recorded: the compiler rejects a `RecordingMiddleware` over
+/// inputs that are not.
+///
+/// ```swift
+/// let recorder = RecordingMiddleware<Action, AppState>(file: url, now: { scheduler.now })
+/// let store = Store(initialState: AppState(), middlewares: [logging, recorder], reducer: reduce)
+/// // … later, in a fresh store:
+/// let recording = try Recording<Action>(contentsOf: url)
+/// recording.replay(into: freshStore.send)
+/// ```
+///
+/// **What is recorded.** The recorder records in ``intercept(_:state:)``: every input the
+/// architecture is about to reduce — sent from outside, by commands, effects and feedbacks, or
+/// dispatched by middlewares — in the order it reduces them. For a reactor these are actions
+/// (its mutations follow from them). Put the recorder **last** among the middlewares, so it
+/// records inputs as the middlewares before it transformed them and not those they blocked.
+///
+/// **Time.** ``MiddlewareRecord/time`` only reaches ``Middleware/process(_:)``, so the recorder
+/// keeps its own clock: `now`, by default the time elapsed since the recorder was created. Pass
+/// `now: { scheduler.now }` to record on the architecture's scheduler clock.
+///
+/// **Failures.** Writing never stops the architecture: a record that cannot be written (the
+/// directory does not exist, the disk is full) is lost and reported to `onError` — by default
+/// logged at `.error` on a logger labelled `cascade.recording` — and the next record is tried
+/// again.
+public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: Middleware {
+  /// Where records go.
+  enum Destination: Sendable {
+    case file(JSONLinesFile)
+    case buffer(RecordingBuffer)
+  }
+
+  private let destination: Destination
+  private let encoder = makeLineEncoder()
+  private let counter = LockedValue<UInt64>(0)
+  private let now: @Sendable () -> SchedulerInstant
+  private let onError: @Sendable (RecordingWriteError) -> Void
+
+  /// Creates a recorder writing to the JSON Lines file at `url`.
+  ///
+  /// - Parameters:
+  ///   - url: The file; created on the first record.
+  ///   - append: Whether to keep what the file already holds; by default it is replaced.
+  ///   - now: The clock of the records' times; by default the time since this call.
+  ///   - onError: Receives each record that could not be written; by default it is logged.
+  public init(
+    file url: URL,
+    append: Bool = false,
+    now: (@Sendable () -> SchedulerInstant)? = nil,
+    onError: @escaping @Sendable (RecordingWriteError) -> Void = Self.logError
+  ) {
+    destination = .file(JSONLinesFile(url: url, append: append))
+    self.now = now ?? Self.elapsedSinceNow()
+    self.onError = onError
+  }
+
+  /// Creates a recorder appending to `buffer` in memory.
+  ///
+  /// - Parameters:
+  ///   - buffer: Collects the lines.
+  ///   - now: The clock of the records' times; by default the time since this call.
+  public init(buffer: RecordingBuffer, now: (@Sendable () -> SchedulerInstant)? = nil) {
+    destination = .buffer(buffer)
+    self.now = now ?? Self.elapsedSinceNow()
+    self.onError = Self.logError
+  }
+
+  /// How many inputs were recorded (written or not).
+  public var recordedCount: UInt64 { counter.withLock { $0 } }
+
+  /// Records `input` and lets it through unchanged.
+  public func intercept(_ input: Input, state: State) -> Input? {
+    record(input)
+    return input
+  }
+
+  /// Does nothing: inputs are recorded when intercepted.
+  public func process(_ record: MiddlewareRecord<Input, State>) {}
+
+  private func record(_ input: Input) {
+    let time = now()
+    let encoded: Data
+    do {
+      encoded = try encoder.encode(input)
+    } catch {
+      let sequence = counter.withLock {
+        $0 &+= 1
+        return $0
+      }
+      onError(RecordingWriteError(sequence: sequence, underlying: error))
+      return
+    }
+    // The sequence is taken and the line written in one go, so the lines of a recorder that
+    // several threads share stay in sequence order.
+    var failure: (any Error)?
+    var sequence: UInt64 = 0
+    switch destination {
+    case .buffer(let buffer):
+      counter.withLock { counter in
+        counter &+= 1
+        sequence = counter
+        buffer.append(Self.line(sequence: counter, time: time, input: encoded))
+      }
+    case .file(let file):
+      counter.withLock { counter in
+        counter &+= 1
+        sequence = counter
+        do {
+          try file.write(Self.line(sequence: counter, time: time, input: encoded))
+        } catch {
+          failure = error
+        }
+      }
+    }
+    if let failure { onError(RecordingWriteError(sequence: sequence, underlying: failure)) }
+  }
+
+  /// One record's line (without the newline), keys sorted like the encoder's.
+  static func line(sequence: UInt64, time: SchedulerInstant, input: Data) -> Data {
+    var line = Data(#"{"input":"#.utf8)
+    line.append(input)
+    line.append(contentsOf: #","sequence":\#(sequence),"time":\#(time.offset.seconds)}"#.utf8)
+    return line
+  }
+
+  /// A clock reading the time elapsed since it was made.
+  static func elapsedSinceNow() -> @Sendable () -> SchedulerInstant {
+    let start = ContinuousClock.now
+    return { SchedulerInstant(offset: start.duration(to: .now)) }
+  }
+
+  /// Logs `error` at `.error` on a logger labelled `cascade.recording`.
+  public static func logError(_ error: RecordingWriteError) {
+    Logger(label: "cascade.recording").error("\(error)")
+  }
+}
+
+/// A record a ``RecordingMiddleware`` could not write.
+public struct RecordingWriteError: Error, CustomStringConvertible {
+  /// The record's sequence number; the recording lacks it.
+  public var sequence: UInt64
+  /// What went wrong: the input could not be encoded, or the file could not be written.
+  public var underlying: any Error
+
+  /// Creates the error for the record numbered `sequence`.
+  public init(sequence: UInt64, underlying: any Error) {
+    self.sequence = sequence
+    self.underlying = underlying
+  }
+
+  /// `record #<sequence> was not written: <underlying>`.
+  public var description: String { "record #\(sequence) was not written: \(underlying)" }
+}
+
+/// The lines a ``RecordingMiddleware`` recorded in memory.
+///
+/// ```swift
+/// let buffer = RecordingBuffer()
+/// let recorder = RecordingMiddleware<Action, AppState>(buffer: buffer)
+/// // … run the architecture …
+/// let recording = buffer.recording(of: Action.self)
+/// ```
+public final class RecordingBuffer: Sendable {
+  private let storage = LockedValue<[String]>([])
+
+  /// Creates an empty buffer.
+  public init() {}
+
+  /// The lines, in the order recorded, without newlines.
+  public var lines: [String] { storage.withLock { $0 } }
+
+  /// The lines as the text of a JSON Lines file: each followed by a newline.
+  public var jsonLines: String { lines.map { $0 + "\n" }.joined() }
+
+  /// The recording the lines make, read as `Input`s.
+  public func recording<Input: Decodable & Sendable>(of type: Input.Type) -> Recording<Input> {
+    Recording(jsonLines: jsonLines)
+  }
+
+  /// Appends one line.
+  func append(_ line: Data) {
+    let text = String(decoding: line, as: UTF8.self)
+    storage.withLock { $0.append(text) }
+  }
+}
