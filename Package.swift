@@ -144,6 +144,7 @@ let package = Package(
     .testTarget(
       name: "CascadeReactorTests",
       dependencies: [
+        "CascadeStore",
         "CascadeStreams",
         "CascadeReactor",
         "CascadeMiddleware",
@@ -154,6 +155,7 @@ let package = Package(
     .testTarget(
       name: "CascadeFeedbackTests",
       dependencies: [
+        "CascadeStore",
         "CascadeStreams",
         "CascadeFeedback",
         "CascadeMiddleware",

@@ -44,32 +44,40 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///   - scheduler: Where ``state`` delivers, and the clock middlewares see. Default: the main
   ///     queue (synchronously when the event was reduced there).
   ///   - middlewares: Middlewares that see every event and the resulting state.
+  ///   - diagnostics: Receives what goes wrong in the loop's machinery: a failed effect
+  ///     (`StoreDiagnostic.commandFailed`), an event emitted after the loop stopped. Default:
+  ///     `nil`, which reports them as test failures or runtime warnings.
   @inlinable
   public convenience init(
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler.instance,
-    middlewares: [any Middleware<Event, State>] = []
+    middlewares: [any Middleware<Event, State>] = [],
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
     self.init(
       initial: initial,
       reduceInPlace: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks,
       scheduler: scheduler,
-      middlewares: middlewares
+      middlewares: middlewares,
+      diagnostics: diagnostics
     )
   }
 
   /// Creates and starts a loop with a reducer that updates the state in place (no copy of the
   /// state per event).
+  ///
+  /// The parameters are those of ``init(initial:reduce:feedbacks:scheduler:middlewares:diagnostics:)``.
   @inlinable
   public init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler.instance,
-    middlewares: [any Middleware<Event, State>] = []
+    middlewares: [any Middleware<Event, State>] = [],
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
     store = Store(
       initialState: initial,
@@ -77,7 +85,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       isolation: .callerThread,
       reentrancy: .queue,
       scheduler: scheduler,
-      diagnostics: nil,
+      diagnostics: diagnostics,
       reducer: { state, input in reduce(&state, input.event) },
       expand: { input, _, reduceNow in
         if let token = input.token, token.isCancelled { return }

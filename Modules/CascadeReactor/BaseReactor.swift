@@ -1,4 +1,5 @@
 public import CascadeMiddleware
+public import CascadeStore
 public import CascadeStreams
 
 /// A reactor to subclass: SwiftReactor's `BaseReactor`.
@@ -103,4 +104,10 @@ open class BaseReactor<Action: Sendable, Mutation: Sendable, State: Sendable>: R
   ///
   /// Default: none.
   open var middlewares: [any Middleware<Action, State>] { [] }
+
+  /// Override to receive what goes wrong in the reactor's machinery (a failed asynchronous
+  /// mutation, say).
+  ///
+  /// Default: `nil`, which reports failures as test failures or runtime warnings.
+  open var diagnostics: (@Sendable (StoreDiagnostic) -> Void)? { nil }
 }

@@ -1,4 +1,5 @@
 public import CascadeMiddleware
+public import CascadeStore
 public import CascadeStreams
 
 /// A UI-independent object that turns actions into state: ReactorKit's and SwiftReactor's
@@ -103,6 +104,13 @@ public protocol Reactor: AnyObject, Sendable {
 
   /// Middlewares that see every action, its mutations and the resulting state. Default: none.
   var middlewares: [any Middleware<Action, State>] { get }
+
+  /// Receives what goes wrong in the reactor's machinery: a failed asynchronous mutation
+  /// (`StoreDiagnostic.commandFailed`), an action sent after the reactor closed. Read once, when
+  /// the reactor starts. Default: `nil`, which reports them as test failures or runtime warnings.
+  ///
+  /// Route them to an `ErrorReportingMiddleware` with its `reportFailure(_:source:state:)`.
+  var diagnostics: (@Sendable (StoreDiagnostic) -> Void)? { get }
 }
 
 extension Reactor {
@@ -126,6 +134,9 @@ extension Reactor {
 
   /// The main queue.
   public var scheduler: any Scheduler { MainScheduler.instance }
+
+  /// `nil`: failures are reported as test failures or runtime warnings.
+  public var diagnostics: (@Sendable (StoreDiagnostic) -> Void)? { nil }
 
   /// None.
   public var middlewares: [any Middleware<Action, State>] { [] }

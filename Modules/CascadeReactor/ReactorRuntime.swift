@@ -105,7 +105,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       isolation: .callerThread,
       reentrancy: .queue,
       scheduler: reactor.scheduler,
-      diagnostics: nil,
+      diagnostics: reactor.diagnostics,
       reducer: { state, input in
         guard case .mutation(let mutation, _) = input else { return }
         // The reactor `expand` holds for the input being processed: no second weak load.

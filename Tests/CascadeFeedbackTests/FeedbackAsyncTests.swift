@@ -1,4 +1,5 @@
 import CascadeFeedback
+import CascadeStore
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
@@ -175,6 +176,29 @@ struct FeedbackAsyncTests {
       issue.description.contains("feedback effect failed: Boom()")
     }
     #expect(collector.messages.values == ["Command feedback effect failed: Boom()"])
+  }
+
+  // The loop's `diagnostics` parameter receives a failed effect (no test issue is recorded), so
+  // an app can route it to its error reporting.
+  @Test func diagnosticsReceiveAFailedEffect() async {
+    struct Boom: Error {}
+    let received = Recorder<String>()
+    let loop = FeedbackLoop<Search, SearchEvent>(
+      initial: Search(),
+      reduceInPlace: Self.reduce,
+      feedbacks: [
+        Feedback(skippingRepeated: { _ in "once" }) { _, send in
+          send(.found("before failure"))
+          throw Boom()
+        }
+      ],
+      scheduler: ImmediateScheduler.instance,
+      diagnostics: { received.append($0.description) }
+    )
+    #expect(await eventually { !received.values.isEmpty })
+    #expect(received.values == ["Command feedback effect failed: Boom()"])
+    #expect(loop.currentState.results == ["before failure"])
+    loop.stop()
   }
 
   // Cancellation is not failure: a cancelled async effect reports nothing.

@@ -1,4 +1,5 @@
 import CascadeReactor
+import CascadeStore
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
@@ -119,5 +120,38 @@ struct ReactorErrorTests {
     #expect(states.values == [0, 1, 11])
     binding.dispose()
     subscription.dispose()
+  }
+
+  /// A reactor whose failures go to its own `diagnostics` hook instead of being reported.
+  final class DiagnosedReactor: Reactor {
+    let initialState = 0
+    let runtime = ReactorRuntime<Bool, Int, Int>()
+    let received = Recorder<String>()
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+
+    var diagnostics: (@Sendable (StoreDiagnostic) -> Void)? {
+      { [received] diagnostic in received.append(diagnostic.description) }
+    }
+
+    func mutate(action: Bool) -> Mutations<Int> {
+      .run { send in
+        send(1)
+        if action { throw TestError("hook boom") }
+      }
+    }
+
+    func reduce(into state: inout Int, mutation: Int) { state += mutation }
+  }
+
+  // The `diagnostics` hook receives a failed operation (no test issue is recorded), so an app
+  // can route it to its error reporting.
+  @Test func diagnosticsHookReceivesFailures() async {
+    let reactor = DiagnosedReactor()
+    reactor.send(true)
+    #expect(await eventually { !reactor.received.values.isEmpty })
+    #expect(reactor.received.values.count == 1)
+    #expect(reactor.received.values.first?.contains("hook boom") == true)
+    #expect(await eventually { reactor.currentState == 1 })
   }
 }
