@@ -116,6 +116,36 @@ extension Reactor {
   }
 }
 
+extension Reactor {
+  /// One element of a collection in the state as a stream, by index: the element now, then
+  /// every time it changes, delivered on ``scheduler``.
+  ///
+  /// Streams of elements of the same collection share the store's subscription index (see
+  /// `Store.select(_:at:)`): a thousand of them cost one pass over the subscribed elements per
+  /// mutation, and only the changed ones emit. While `index` is outside the collection nothing
+  /// is emitted.
+  ///
+  /// ```swift
+  /// reactor.select(\.rows, at: 3).subscribe(onNext: { row in cell.show(row) })
+  /// ```
+  @inlinable
+  public func select<Elements: RandomAccessCollection & Sendable>(
+    _ collection: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index
+  ) -> Observable<Elements.Element, Never>
+  where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    let core = runtime.core(for: self)
+    if runtime.isStubbed {
+      return core.stub.state
+        .compactMap {
+          ReactorCore<Action, Mutation, State>.element(of: $0[keyPath: collection], at: index)
+        }
+        .distinctUntilChanged().asObservable()
+    }
+    return core.elementStream(collection, at: index)
+  }
+}
+
 extension Reactor where State: Equatable {
   /// The state stream, without consecutive equal states: the current state on subscription,
   /// then every new one that differs from the previous, delivered on ``scheduler``.

@@ -244,6 +244,32 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     return deliveredDirectly ? selected : selected.observe(on: scheduler)
   }
 
+  /// One element of a collection in the state, by index, delivered like the state stream:
+  /// through the store's subscription index, or after `transform(state:)` when the reactor
+  /// reworks states.
+  @inlinable
+  func elementStream<Elements: RandomAccessCollection & Sendable>(
+    _ collection: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index
+  ) -> Observable<Elements.Element, Never>
+  where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    if statesTransformed {
+      return stateStream.compactMap { Self.element(of: $0[keyPath: collection], at: index) }
+        .distinctUntilChanged().asObservable()
+    }
+    let selected = store.select(collection, at: index)
+    return deliveredDirectly ? selected : selected.observe(on: scheduler)
+  }
+
+  /// The element at `index`, if `elements` has one there.
+  @inlinable
+  static func element<Elements: RandomAccessCollection>(
+    of elements: Elements,
+    at index: Elements.Index
+  ) -> Elements.Element? {
+    index >= elements.startIndex && index < elements.endIndex ? elements[index] : nil
+  }
+
   /// Sends an action into the reactor (through `transform(action:)` if it reworks actions).
   ///
   /// `reactor` is the reactor this core belongs to, which the caller keeps alive for the call.

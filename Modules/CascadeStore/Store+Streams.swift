@@ -35,6 +35,39 @@ extension Store {
     stream(select: select, isDuplicate: { $0 == $1 })
   }
 
+  /// One element of a collection in the state as a stream, by index: the element now, then every
+  /// time it changes; it completes when the store shuts down.
+  ///
+  /// It goes through the store's subscription index, like
+  /// ``subscribe(_:at:on:_:)``: a thousand such streams on one collection cost one pass over
+  /// the subscribed elements per input, and only the changed ones emit.
+  ///
+  /// ```swift
+  /// store.select(\.items, at: 3).subscribe(onNext: { item in print(item) })
+  /// ```
+  @inlinable
+  public func select<Elements: RandomAccessCollection & Sendable>(
+    _ collection: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index
+  ) -> Infallible<Elements.Element>
+  where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    Observable(unchecked: { [weak engine] observer in
+      guard let engine else {
+        observer.onCompleted()
+        return Disposables.empty
+      }
+      let entry = ElementEntry<Elements.Element>(
+        delivery: .synchronous,
+        onClose: { observer.onCompleted() },
+        handler: { observer.onNext($0) }
+      )
+      engine.subscribe(collection, at: index, entry: entry)
+      return Disposables.create { [weak engine] in
+        if let engine { engine.leave(entry, of: collection) } else { entry.cancel() }
+      }
+    })
+  }
+
   /// The states as an `AsyncSequence` (unbounded buffer): the current state, then every new one;
   /// it ends when the store shuts down.
   public var values: ObservableValues<State, Never> { states.values }

@@ -63,6 +63,45 @@ extension Store {
     subscribe(select: select, isDuplicate: { $0 == $1 }, on: delivery, handler)
   }
 
+  /// Subscribes to one element of a collection in the state, by index: `handler` receives the
+  /// element now, then every time it changes.
+  ///
+  /// Subscriptions to elements of the same collection share the store's subscription index: after
+  /// each input the store reads the collection once and compares the subscribed elements in one
+  /// tight loop, so a thousand subscribers cost about as much as one selector each would in a
+  /// plain loop, and only the subscribers whose element changed are called. Prefer it to
+  /// `subscribe(select: { $0.items[index] })`, which runs one closure per subscriber per input.
+  ///
+  /// While `index` is outside the collection (it shrank), nothing is delivered; when the
+  /// element comes back, its value is delivered if it differs from the last one delivered.
+  ///
+  /// ```swift
+  /// for row in visibleRows {
+  ///   store.subscribe(\.items, at: row) { item in cells[row].show(item) }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - collection: The key path of the collection.
+  ///   - index: The element's index.
+  ///   - delivery: Where `handler` runs. Default: the main queue.
+  ///   - handler: Receives the element.
+  /// - Returns: A disposable that ends the subscription.
+  @inlinable
+  @discardableResult
+  public func subscribe<Elements: RandomAccessCollection & Sendable>(
+    _ collection: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index,
+    on delivery: Delivery = .main,
+    _ handler: @escaping @Sendable (Elements.Element) -> Void
+  ) -> any Disposable where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    let entry = ElementEntry(delivery: delivery, onClose: nil, handler: handler)
+    engine.subscribe(collection, at: index, entry: entry)
+    return Disposables.create { [weak engine] in
+      if let engine { engine.leave(entry, of: collection) } else { entry.cancel() }
+    }
+  }
+
   /// Adds a subscriber, held weakly; it receives the current state now, then each change, on the
   /// main actor.
   ///

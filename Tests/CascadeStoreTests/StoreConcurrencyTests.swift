@@ -205,3 +205,36 @@ struct StoreConcurrencyTests {
     }
   }
 }
+
+/// The subscription index under concurrent senders and subscribers.
+@Suite(.checksResources)
+struct ElementSubscriptionConcurrencyTests {
+  // Four threads send increments while four others subscribe to and dispose element
+  // subscriptions: every subscriber sees its element only grow, the final values are exact, and
+  // nothing is left subscribed.
+  @Test func subscribersComeAndGoWhileInputsArrive() {
+    let store = Store<[Int], Int>(initialState: [Int](repeating: 0, count: 8)) { cells, index in
+      cells[index] += 1
+    }
+    let violations = Counter()
+    let finished = runOnThreads(8) { thread in
+      if thread < 4 {
+        for k in 0..<2_000 { store.send((k + thread) % 8) }
+      } else {
+        for round in 0..<200 {
+          let index = (round + thread) % 8
+          let last = LockedBox(-1)
+          let subscription = store.subscribe(\.self, at: index, on: .synchronous) { value in
+            if value < last.value { violations.increment() }
+            last.value = value
+          }
+          subscription.dispose()
+        }
+      }
+    }
+    #expect(finished)
+    #expect(store.state.reduce(0, +) == 8_000)
+    #expect(violations.value == 0)
+    #expect(store.subscriptionCount == 0)
+  }
+}

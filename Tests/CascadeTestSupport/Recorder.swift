@@ -15,6 +15,11 @@ public final class Recorder<Value: Sendable>: Sendable {
 
   /// Everything appended so far, in order.
   public var values: [Value] { storage.withLock { $0 } }
+
+  /// Forgets the values recorded so far.
+  public func removeAll() {
+    storage.withLock { $0.removeAll() }
+  }
 }
 
 /// A thread-safe counter.

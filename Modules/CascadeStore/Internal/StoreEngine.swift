@@ -36,6 +36,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case cancel(CommandID)
     /// Forgets a cancelled task once everything it queued has been dropped.
     case forget(Int)
+    /// Runs `body` on the processing thread, in order with the inputs; `dropped` runs instead
+    /// if the store closed first.
+    case run(@Sendable () -> Void, dropped: @Sendable () -> Void)
   }
 
   @usableFromInline
@@ -87,6 +90,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let reentrancy: ReentrancyPolicy
   @usableFromInline let diagnostics: @Sendable (StoreDiagnostic) -> Void
   let timers = CompositeDisposable()
+  /// The subscription index, by the key path of each collection.
+  ///
+  /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the
+  /// processing thread.
+  @usableFromInline @exclusivity(unchecked) var elementGroups: [AnyKeyPath: AnyObject] = [:]
   /// The identity of the thread holding the processing token, or 0.
   @usableFromInline let processingThread = Atomic<UInt>(0)
   /// Whether the processing thread is inside the reducer (and so holds the lock).
@@ -248,8 +256,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   @usableFromInline
   func dropLate(_ work: Work) {
-    if case .action(let action, _, _) = work {
+    switch work {
+    case .action(let action, _, _):
       diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
+    case .run(_, let dropped):
+      dropped()
+    default:
+      break
     }
   }
 
@@ -295,6 +308,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case .expireCommands: expireCommands()
     case .cancel(let id): cancel(id: id)
     case .forget(let origin): storage.withLock { _ = $0.cancelledOrigins.remove(origin) }
+    case .run(let body, _): body()
     }
   }
 
@@ -382,6 +396,68 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         }
       }
     }
+  }
+
+  /// Subscribes `entry` to the element at `index` of the collection at `path`, through the
+  /// collection's ``ElementGroup``.
+  @inlinable
+  func subscribe<Elements: RandomAccessCollection & Sendable>(
+    _ path: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index,
+    entry: ElementEntry<Elements.Element>
+  ) where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    submit(
+      .run(
+        { [self] in
+          group(for: path).join(entry, at: index, state: storage.unsafeValue.pointee.state)
+        },
+        dropped: { if entry.cancel() { entry.onClose?() } }
+      )
+    )
+  }
+
+  /// The group of `path`, created and attached on first use; on the processing thread.
+  @inlinable
+  func group<Elements: RandomAccessCollection & Sendable>(
+    for path: any KeyPath<State, Elements> & Sendable
+  ) -> ElementGroup<State, Elements>
+  where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    if let existing = elementGroups[path] as? ElementGroup<State, Elements> { return existing }
+    let group = ElementGroup<State, Elements>(path: path)
+    let box = SubscriptionBox<State>(
+      owner: nil,
+      orphaned: nil,
+      onClose: { group.storeDidClose() },
+      body: { _, state, initial in
+        // Joining delivers each entry's first value; the group itself has nothing to send.
+        if !initial { group.notify(state) }
+      }
+    )
+    group.box = box
+    elementGroups[path] = group
+    attach(box)
+    return group
+  }
+
+  /// Ends `entry` and removes it from its group; a group left empty leaves the store.
+  @inlinable
+  func leave<Elements: RandomAccessCollection & Sendable>(
+    _ entry: ElementEntry<Elements.Element>,
+    of path: any KeyPath<State, Elements> & Sendable
+  ) where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    guard entry.cancel() else { return }
+    submit(
+      .run(
+        { [self] in
+          guard let group = elementGroups[path] as? ElementGroup<State, Elements>,
+            group.entryEnded()
+          else { return }
+          elementGroups[path] = nil
+          if let box = group.box { detach(box) }
+        },
+        dropped: {}
+      )
+    )
   }
 
   @usableFromInline
@@ -628,10 +704,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   /// Ends everything at once: no more input, no more delivery, commands cancelled.
   func close() {
+    var droppedRuns: [@Sendable () -> Void] = []
     let (subscriptions, tasks, parked, waiters, tellNow) = storage.withLock { shared in
       shared.accepting = false
       shared.closed = true
-      shared.queue.removeAll()
+      while let work = shared.queue.popFirst() {
+        if case .run(_, let dropped) = work { droppedRuns.append(dropped) }
+      }
       defer {
         shared.subscriptions = []
         shared.tasks = [:]
@@ -652,6 +731,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       Resources.decrement()
     }
     for _ in parked { Resources.decrement() }
+    for dropped in droppedRuns { dropped() }
     for waiter in waiters { waiter.resume() }
   }
 

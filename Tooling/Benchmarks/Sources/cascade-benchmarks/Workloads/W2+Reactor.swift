@@ -1,8 +1,8 @@
 import CascadeReactor
 import CascadeStreams
 
-/// W2's Reactor column: 1,000 subscribers, each
-/// `reactor.select { $0.values[i] }`.
+/// W2's Reactor column: 1,000 subscribers, each `reactor.select(\.values, at: i)` (the store's
+/// subscription index), or, as the second variant, `reactor.select { $0.values[i] }`.
 ///
 /// The reactor applies `.increment(k)` as a mutation with `reduce(into:)` (W2's reducer) and
 /// delivers on `ImmediateScheduler.instance` (see W1's Reactor column). Each subscriber's
@@ -27,26 +27,40 @@ extension W2 {
     var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
-  static let reactorBenchmark = Benchmark(
-    workload,
-    .reactor,
-    expected: expected,
-    goal: oneCallbackPerAction,
-    notes: notes,
-    run: runReactor
-  )
+  static let reactorBenchmarks = [
+    Benchmark(
+      workload,
+      .reactor,
+      variant: "select(\\.values, at: i): the subscription index",
+      expected: expected,
+      goal: .all([oneCallbackPerAction, .minimumRate(350e3)]),
+      notes: notes,
+      run: { n in try runReactor(n: n, indexed: true) }
+    ),
+    Benchmark(
+      workload,
+      .reactor,
+      variant: "select { $0.values[i] }: a selector per subscriber",
+      expected: expected,
+      goal: oneCallbackPerAction,
+      notes: notes,
+      run: { n in try runReactor(n: n, indexed: false) }
+    ),
+  ]
 
-  static func runReactor(n: Int) throws -> Checksum {
+  static func runReactor(n: Int, indexed: Bool) throws -> Checksum {
     let tally = Tally()
     let record = opaque { @Sendable (value: Int) in tally.record(value) }
     let reactor = FanOutReactor()
     var subscriptions: [any Disposable] = []
     subscriptions.reserveCapacity(width)
     for index in 0..<width {
-      let select = opaque { @Sendable (state: State) in state.values[index] }
-      subscriptions.append(
-        reactor.select(select).subscribe(onNext: record)
-      )
+      if indexed {
+        subscriptions.append(reactor.select(\.values, at: index).subscribe(onNext: record))
+      } else {
+        let select = opaque { @Sendable (state: State) in state.values[index] }
+        subscriptions.append(reactor.select(select).subscribe(onNext: record))
+      }
     }
     dispatch(n: n, to: reactor)
     try check(

@@ -1,0 +1,167 @@
+public import CascadeStreams
+public import Synchronization
+
+/// The subscriptions to elements of one collection of the state, by index: the store's
+/// subscription index.
+///
+/// A store with a thousand subscribers, each selecting its own element of an array, would
+/// otherwise call a thousand selector closures and compare a thousand selections per input. The
+/// group keeps, for all of them together, the subscribed indexes and the last value delivered for
+/// each in two contiguous arrays, and after each input reads the collection once and compares
+/// element by element in one tight, specialized loop; only a subscriber whose element changed is
+/// called. It is one subscription of the store (one ``SubscriptionBox``) however many
+/// subscribers it serves.
+///
+/// Joining, leaving and notifying all happen on the store's processing thread, in order with
+/// the inputs; only the entries' `active` flags are touched from other threads.
+@usableFromInline
+final class ElementGroup<State: Sendable, Elements: RandomAccessCollection & Sendable>:
+  @unchecked Sendable
+where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+  // Safety: `indexes`, `last` and `entries` are only touched by the store's processing thread
+  // (joins and compactions arrive as work items; notifications come from that thread), or by
+  // the thread closing the store once processing has stopped. `box` is set once, on the
+  // processing thread, before the group is used; `path` is immutable.
+  @usableFromInline typealias Element = Elements.Element
+
+  @usableFromInline let path: any KeyPath<State, Elements> & Sendable
+  @usableFromInline var indexes: ContiguousArray<Elements.Index> = []
+  @usableFromInline var last: ContiguousArray<Element?> = []
+  @usableFromInline var entries: ContiguousArray<ElementEntry<Element>> = []
+
+  /// The group's subscription of the store; set once, when the group is attached.
+  @usableFromInline var box: SubscriptionBox<State>?
+
+  @usableFromInline
+  init(path: any KeyPath<State, Elements> & Sendable) {
+    self.path = path
+  }
+
+  /// Adds `entry` for the element at `index` and delivers that element now, if it exists.
+  @inlinable
+  func join(_ entry: ElementEntry<Element>, at index: Elements.Index, state: State) {
+    guard entry.isActive else { return }
+    let elements = state[keyPath: path]
+    var value: Element?
+    if index >= elements.startIndex && index < elements.endIndex { value = elements[index] }
+    indexes.append(index)
+    last.append(value)
+    entries.append(entry)
+    if let value { entry.deliver(value) }
+  }
+
+  /// Delivers each subscribed element that differs from the last one delivered.
+  @inlinable
+  func notify(_ state: State) {
+    let elements = state[keyPath: path]
+    let start = elements.startIndex
+    let end = elements.endIndex
+    let count = indexes.count
+    indexes.withUnsafeBufferPointer { indexes in
+      last.withUnsafeMutableBufferPointer { last in
+        for position in 0..<count {
+          let index = indexes[position]
+          guard index >= start && index < end else { continue }
+          let value = elements[index]
+          if let previous = last[position], previous == value { continue }
+          last[position] = value
+          entries[position].deliver(value)
+        }
+      }
+    }
+  }
+
+  /// Entries that ended since the last compaction.
+  @usableFromInline var ended = 0
+
+  /// Notes that an entry ended, and removes the ended entries once they are half of the group
+  /// (so that leaving costs amortized O(1)); `true` if none is left.
+  @inlinable
+  func entryEnded() -> Bool {
+    ended += 1
+    guard ended * 2 >= entries.count else { return false }
+    ended = 0
+    return compact()
+  }
+
+  /// Removes the entries that ended; `true` if none is left.
+  @inlinable
+  func compact() -> Bool {
+    var kept = 0
+    for position in entries.indices where entries[position].isActive {
+      if kept != position {
+        indexes[kept] = indexes[position]
+        last[kept] = last[position]
+        entries[kept] = entries[position]
+      }
+      kept += 1
+    }
+    let removed = entries.count - kept
+    indexes.removeLast(removed)
+    last.removeLast(removed)
+    entries.removeLast(removed)
+    return entries.isEmpty
+  }
+
+  /// Ends every entry: the store closed.
+  @inlinable
+  func storeDidClose() {
+    let ended = entries
+    entries = []
+    indexes = []
+    last = []
+    for entry in ended where entry.cancel() { entry.onClose?() }
+  }
+}
+
+/// One subscriber of an ``ElementGroup``.
+@usableFromInline
+final class ElementEntry<Element: Sendable>: @unchecked Sendable {
+  // Safety: `active` is atomic; everything else is immutable.
+  @usableFromInline let active = Atomic<Bool>(true)
+  @usableFromInline let handler: @Sendable (Element) -> Void
+  /// `nil` for synchronous delivery.
+  @usableFromInline let scheduler: (any Scheduler)?
+  @usableFromInline let synchronous: Bool
+  @usableFromInline let onClose: (@Sendable () -> Void)?
+
+  @inlinable
+  init(
+    delivery: Delivery,
+    onClose: (@Sendable () -> Void)?,
+    handler: @escaping @Sendable (Element) -> Void
+  ) {
+    switch delivery {
+    case .synchronous: scheduler = nil
+    case .scheduler(let target): scheduler = target
+    }
+    synchronous = scheduler == nil
+    self.onClose = onClose
+    self.handler = handler
+    Resources.increment()
+  }
+
+  @inlinable
+  var isActive: Bool { active.load(ordering: .acquiring) }
+
+  /// Delivers `value` (synchronously or through the subscription's scheduler) while active.
+  @inlinable
+  func deliver(_ value: Element) {
+    if synchronous {
+      if isActive { handler(value) }
+      return
+    }
+    scheduler.unsafelyUnwrapped.schedule { [self] in
+      if isActive { handler(value) }
+    }
+  }
+
+  /// Ends the entry; `true` for the call that ended it.
+  @usableFromInline
+  @discardableResult
+  func cancel() -> Bool {
+    guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    Resources.decrement()
+    return true
+  }
+}
