@@ -130,6 +130,13 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
   /// What is wrong.
   public var reason: String
 
+  /// Creates an error.
+  public init(file: String, line: Int?, reason: String) {
+    self.file = file
+    self.line = line
+    self.reason = reason
+  }
+
   /// The file, the line and what is wrong.
   public var description: String {
     if let line { return "catalog \(file), line \(line): \(reason)" }
