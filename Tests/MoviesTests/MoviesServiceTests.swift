@@ -120,4 +120,69 @@ struct MoviesServiceTests {
     #expect(runs[1] == runs[0])
     #expect(runs[2] == runs[0])
   }
+
+  // AT-25 (paging form): a refresh replaces the page in flight; that page's answer, arriving
+  // after the refresh's, is never used.
+  @Test(arguments: Architecture.allCases)
+  func onlyTheLatestPageIsUsed(_ architecture: Architecture) {
+    let scheduler = TestScheduler()
+    let source = FakePageSource(
+      scheduler: scheduler,
+      latencies: [2: .seconds(3)],
+      ignoresCancellation: true
+    )
+    let states = Self.record(architecture, source: source) { movies in
+      movies.send(.loadNextPage)
+      scheduler.advance(by: .seconds(1))
+      movies.send(.loadNextPage)  // page 2 would answer at 4 s
+      scheduler.advance(by: .milliseconds(500))
+      movies.send(.refresh)  // page 1 answers at 2.5 s
+      scheduler.advance(by: .seconds(10))
+    }
+    #expect(source.requests.values.map(\.time) == [.zero, .seconds(1), .milliseconds(1_500)])
+    #expect(
+      states.map(\.phase) == [.initial, .paging, .loadedPage, .paging, .refreshing, .refreshed]
+    )
+    #expect(states.last?.movies == FakePageSource.movies(onPage: 1))
+    #expect(states.last?.batch.page == 1)
+  }
+
+  // AT-37: timeout and retry on virtual time. Each attempt gives up after 10 s; retries wait
+  // 1, 2 and 4 s; against a page that never answers, the attempts start at 0, 11, 23 and 37 s
+  // and the error shows at exactly 47 s.
+  @Test(arguments: Architecture.allCases)
+  func timeoutAndRetryOnVirtualTime(_ architecture: Architecture) {
+    let scheduler = TestScheduler()
+    let fake = FakePageSource(scheduler: scheduler, hanging: [1])
+    let source = fake.resilient(
+      timeout: .seconds(10),
+      attempts: 4,
+      backoff: .exponential(initial: .seconds(1)),
+      scheduler: scheduler
+    )
+    let movies: any AppService<MoviesIntent, MoviesState> =
+      switch architecture {
+      case .store: StoreMovies(source: source, scheduler: scheduler)
+      case .reactor: ReactorMovies(source: source)
+      case .feedback: FeedbackMovies(source: source)
+      }
+    let errors = Recorder<Duration>()
+    let subscription = movies.states.subscribe(onNext: { state in
+      if state.phase == .error { errors.append(scheduler.now.offset) }
+    })
+    movies.send(.loadNextPage)
+    scheduler.advance(to: SchedulerInstant(offset: .milliseconds(46_999)))
+    #expect(errors.values.isEmpty)
+    #expect(movies.currentState.phase == .paging)
+    scheduler.advance(to: SchedulerInstant(offset: .seconds(47)))
+    subscription.dispose()
+    #expect(fake.requests.values.map(\.time) == [.zero, .seconds(11), .seconds(23), .seconds(37)])
+    #expect(
+      fake.cancellations.values.map(\.time) == [
+        .seconds(10), .seconds(21), .seconds(33), .seconds(47),
+      ]
+    )
+    #expect(errors.values == [.seconds(47)])
+    #expect(movies.currentState.failure?.error == .timeout)
+  }
 }

@@ -94,13 +94,11 @@ public struct MoviesClient: MoviePageSource {
   /// The request starts on subscription; disposing of the subscription cancels it.
   public func page(_ number: Int) -> Observable<MoviePage, MoviesError> {
     let session = session
-    let timeout = timeout
     var request = URLRequest(url: url(ofPage: number))
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
     let urlRequest = request
-    return Observable.create { observer in
-      // The observer keeps the grammar: whichever of the answer and the timer comes first wins.
+    let call = Observable<MoviePage, MoviesError>.create { observer in
       let task = session.dataTask(with: urlRequest) { data, response, error in
         switch Self.decode(page: number, data: data, response: response, error: error) {
         case .success(let page):
@@ -110,16 +108,11 @@ public struct MoviesClient: MoviePageSource {
           observer.onError(failure)
         }
       }
-      let timer = Self.timers.schedule(after: timeout) {
-        observer.onError(.timeout)
-        task.cancel()
-      }
       task.resume()
-      return Disposables.create {
-        timer.dispose()
-        task.cancel()
-      }
+      return Disposables.create { task.cancel() }
     }
+    // Disposing of the request on timeout cancels the task.
+    return call.timeout(timeout, scheduler: Self.timers, error: MoviesError.timeout)
   }
 
   /// The clock of the timeouts.

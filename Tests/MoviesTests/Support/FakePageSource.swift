@@ -14,10 +14,27 @@ final class FakePageSource: MoviePageSource {
   /// Each request disposed of before it answered: the page, at the virtual time.
   let cancellations = Recorder<Recorded<Int>>()
 
-  init(scheduler: TestScheduler, totalPages: Int = 3, failing failures: [Int: MoviesError] = [:]) {
+  /// Pages that never answer.
+  let hanging: Set<Int>
+  /// How long each page takes (1 s unless told).
+  let latencies: [Int: Duration]
+  /// Whether a page answers even after it was disposed of (the answer must then be ignored).
+  let ignoresCancellation: Bool
+
+  init(
+    scheduler: TestScheduler,
+    totalPages: Int = 3,
+    failing failures: [Int: MoviesError] = [:],
+    hanging: Set<Int> = [],
+    latencies: [Int: Duration] = [:],
+    ignoresCancellation: Bool = false
+  ) {
     self.scheduler = scheduler
     self.totalPages = totalPages
     self.failures = LockedBox(failures)
+    self.hanging = hanging
+    self.latencies = latencies
+    self.ignoresCancellation = ignoresCancellation
   }
 
   static func movies(onPage page: Int) -> [Movie] {
@@ -29,7 +46,12 @@ final class FakePageSource: MoviePageSource {
       self.requests.append(Recorded(time: self.scheduler.now.offset, value: number))
       let failure = self.failures.value.removeValue(forKey: number)
       let answered = LockedBox(false)
-      let timer = self.scheduler.schedule(after: .seconds(1)) {
+      guard !self.hanging.contains(number) else {
+        return Disposables.create {
+          self.cancellations.append(Recorded(time: self.scheduler.now.offset, value: number))
+        }
+      }
+      let timer = self.scheduler.schedule(after: self.latencies[number] ?? .seconds(1)) {
         answered.value = true
         if let failure {
           observer.onError(failure)
@@ -49,7 +71,7 @@ final class FakePageSource: MoviePageSource {
         if !answered.value {
           self.cancellations.append(Recorded(time: self.scheduler.now.offset, value: number))
         }
-        timer.dispose()
+        if !self.ignoresCancellation { timer.dispose() }
       }
     }
   }
