@@ -184,7 +184,8 @@ let package = Package(
     .testTarget(
       name: "MoviesTests",
       dependencies: [
-        "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting", "MoviesKit",
+        "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
+        "MoviesKit",
         "MoviesServer",
       ]
     ),

@@ -9,7 +9,9 @@ import Testing
     let catalog = try MovieCatalog.bundled()
     #expect(catalog.movies.count >= 300)
     #expect(Set(catalog.movies.map(\.id)).count == catalog.movies.count)
-    #expect(catalog.movies.allSatisfy { !$0.title.isEmpty && $0.year != nil && !$0.overview.isEmpty })
+    #expect(
+      catalog.movies.allSatisfy { !$0.title.isEmpty && $0.year != nil && !$0.overview.isEmpty }
+    )
     #expect(catalog.totalPages == (catalog.movies.count + 19) / 20)
   }
 
@@ -74,7 +76,11 @@ import Testing
     try withDirectory { directory in
       let file = directory.appendingPathComponent("films.json")
       try Data(#"[{"id": 1, "title": "Alien", "release_date": "1979"}]"#.utf8).write(to: file)
-      #expect(try MovieCatalog.load(contentsOf: file).movies == [Movie(id: 1, title: "Alien", releaseDate: "1979")])
+      #expect(
+        try MovieCatalog.load(contentsOf: file).movies == [
+          Movie(id: 1, title: "Alien", releaseDate: "1979")
+        ]
+      )
       try Data(#"{"films": []}"#.utf8).write(to: file)
       #expect(throws: CatalogError.self) { try MovieCatalog.load(contentsOf: file) }
       let missing = directory.appendingPathComponent("missing.json")

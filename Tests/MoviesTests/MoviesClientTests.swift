@@ -1,3 +1,4 @@
+import CascadeTesting
 import Foundation
 import MoviesKit
 import MoviesServer
@@ -5,7 +6,7 @@ import Testing
 
 /// The HTTP client against the real catalog server on loopback: pages, and each kind of
 /// failure mapped to its own typed error.
-@Suite struct MoviesClientTests {
+@Suite(.checksResources) struct MoviesClientTests {
   @Test func decodesAPage() async throws {
     try await withServer { _, url in
       let client = try MoviesClient(baseURL: url)

@@ -1,4 +1,5 @@
 import AppHarness
+import CascadeTesting
 import AppSupport
 import CascadeTestSupport
 import Foundation
@@ -8,7 +9,7 @@ import Testing
 
 /// The movie list over real HTTP: every scenario runs on every architecture, each against its
 /// own catalog server on loopback with the real client, and must go through identical states.
-@Suite struct MoviesScenarioTests {
+@Suite(.checksResources) struct MoviesScenarioTests {
   typealias MoviesScenario = Scenario<MoviesIntent, MoviesState>
   typealias Step = MoviesScenario.Step
 

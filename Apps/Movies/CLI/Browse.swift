@@ -13,11 +13,11 @@ struct Browse: AsyncParsableCommand {
   @OptionGroup var source: SourceOptions
 
   func run() async throws {
-    let (client, server) = try await source.connect()
-    let movies = makeMovies(source.architecture, client: client)
+    let (pageSource, client, server) = try await source.connect()
+    let movies = makeMovies(source.architecture, client: pageSource)
     print("Browsing \(client.baseURL.absoluteString) on the \(movies.architecture) architecture.")
     print("Commands: n(ext) or Enter, r(efresh), t (retry), q(uit).")
-    let wait = client.timeout + .seconds(5)
+    let wait = source.patience
     movies.send(.loadNextPage)
     render(try await movies.waitForState(timeout: wait) { !$0.isLoading })
     while let line = readLine() {

@@ -31,26 +31,30 @@ struct List: AsyncParsableCommand {
     switch (pages, all) {
     case (nil, false): throw ValidationError("say how many pages: --pages N or --all")
     case (.some, true): throw ValidationError("--pages and --all exclude each other")
-    case (.some(let count), false) where count < 1: throw ValidationError("--pages must be at least 1")
+    case (.some(let count), false) where count < 1:
+      throw ValidationError("--pages must be at least 1")
     default: break
     }
   }
 
   func run() async throws {
-    let (client, server) = try await source.connect()
-    let movies = makeMovies(source.architecture, client: client)
+    let (pageSource, client, server) = try await source.connect()
+    let movies = makeMovies(source.architecture, client: pageSource)
     let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
     var state = movies.currentState
     do {
       while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
         movies.send(.loadNextPage)
-        state = try await movies.waitForState(timeout: client.timeout + .seconds(5)) {
+        state = try await movies.waitForState(timeout: source.patience) {
           !$0.isLoading
         }
         if let failure = state.failure {
           throw PageLoadError(failure: failure, url: client.baseURL.absoluteString)
         }
-        progress?.show(page: state.batch.page, of: pages.map { min($0, state.batch.totalPages) } ?? state.batch.totalPages)
+        progress?.show(
+          page: state.batch.page,
+          of: pages.map { min($0, state.batch.totalPages) } ?? state.batch.totalPages
+        )
       }
     } catch {
       progress?.clear()

@@ -1,5 +1,6 @@
 import AppSupport
 import ArgumentParser
+import CascadeStreams
 import Foundation
 import MoviesKit
 import MoviesServer
@@ -22,24 +23,55 @@ struct SourceOptions: ParsableArguments {
   @Option(help: "Seconds a page may take before it fails.")
   var timeout: Double = 10
 
+  @Option(
+    help: """
+      How many times to ask again for a page that timed out, could not be reached or got \
+      HTTP 5xx, waiting 0.5 s, 1 s, 2 s… in between.
+      """
+  )
+  var retries: Int = 0
+
   @OptionGroup var server: ServerOptions
 
   func validate() throws {
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
     if api != nil, server.isCustomized {
-      throw ValidationError("--catalog, --fail-rate and --latency apply to the embedded server, not to --api")
+      throw ValidationError(
+        "--catalog, --fail-rate and --latency apply to the embedded server, not to --api"
+      )
     }
   }
 
-  /// The client, and the embedded server when there is no `--api`, started.
-  func connect() async throws -> (client: MoviesClient, server: MovieCatalogServer?) {
+  /// How long a page may take, with its retries, before giving up on it.
+  var patience: Duration {
+    .milliseconds(Int(timeout * 1000)) * (retries + 1) + .milliseconds(500 << retries)
+      + .seconds(5)
+  }
+
+  /// The page source, its client, and the embedded server when there is no `--api`, started.
+  func connect() async throws -> (
+    source: any MoviePageSource, client: MoviesClient, server: MovieCatalogServer?
+  ) {
     let timeout = Duration.milliseconds(Int(self.timeout * 1000))
+    var embedded: MovieCatalogServer?
+    let client: MoviesClient
     if let api {
-      return (try MoviesClient(baseURL: api, apiKey: apiKey, timeout: timeout), nil)
+      client = try MoviesClient(baseURL: api, apiKey: apiKey, timeout: timeout)
+    } else {
+      let server = MovieCatalogServer(catalog: try server.loadCatalog(), faults: server.faults)
+      let url = try await server.start()
+      embedded = server
+      client = try MoviesClient(baseURL: url.absoluteString, timeout: timeout)
     }
-    let server = MovieCatalogServer(catalog: try server.loadCatalog(), faults: server.faults)
-    let url = try await server.start()
-    return (try MoviesClient(baseURL: url.absoluteString, timeout: timeout), server)
+    guard retries > 0 else { return (client, client, embedded) }
+    let source = client.resilient(
+      timeout: timeout,
+      attempts: retries + 1,
+      backoff: .exponential(initial: .milliseconds(500)),
+      scheduler: ConcurrentDispatchQueueScheduler()
+    )
+    return (source, client, embedded)
   }
 }
 
@@ -60,7 +92,9 @@ struct ServerOptions: ParsableArguments {
   var isCustomized: Bool { catalog != nil || failRate != 0 || latency != 0 }
 
   func validate() throws {
-    guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be within 0…1") }
+    guard (0...1).contains(failRate) else {
+      throw ValidationError("--fail-rate must be within 0…1")
+    }
     guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
   }
 

@@ -14,7 +14,10 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The IPv4 address to listen on.")
   var host = "127.0.0.1"
 
-  @Option(name: .customLong("malformed-page"), help: "A page that answers malformed JSON (repeatable).")
+  @Option(
+    name: .customLong("malformed-page"),
+    help: "A page that answers malformed JSON (repeatable)."
+  )
   var malformedPages: [Int] = []
 
   @Option(name: .customLong("hang-page"), help: "A page that never answers (repeatable).")

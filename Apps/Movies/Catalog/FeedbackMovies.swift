@@ -36,7 +36,9 @@ public final class FeedbackMovies: AppService {
   }
 
   /// Loads a failed page again, once the user asked to retry.
-  static func retryPagingFeedback(_ source: any MoviePageSource) -> Feedback<
+  static func retryPagingFeedback(
+    _ source: any MoviePageSource
+  ) -> Feedback<
     MoviesState, MoviesEvent
   > {
     Feedback(skippingRepeated: { state in state.request.flatMap { $0.kind == .retry ? $0 : nil } })

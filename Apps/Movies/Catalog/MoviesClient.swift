@@ -96,7 +96,9 @@ public struct MoviesClient: MoviePageSource {
     let session = session
     var request = URLRequest(url: url(ofPage: number))
     request.setValue("application/json", forHTTPHeaderField: "Accept")
-    if let bearerToken { request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization") }
+    if let bearerToken {
+      request.setValue("Bearer \(bearerToken)", forHTTPHeaderField: "Authorization")
+    }
     let urlRequest = request
     let call = Observable<MoviePage, MoviesError>.create { observer in
       let task = session.dataTask(with: urlRequest) { data, response, error in

@@ -133,7 +133,7 @@ public struct PageRequest: Sendable, Equatable, Hashable {
     case retry
   }
 
-  /// The request's number: 1 for the first request of a list, then 2, 3…
+  /// The request's number, counting from 1 for the first request of a list.
   public var id: Int
   /// The page, from 1.
   public var page: Int

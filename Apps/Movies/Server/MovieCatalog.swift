@@ -50,7 +50,10 @@ public struct MovieCatalog: Sendable, Equatable {
   ///
   /// - Throws: ``CatalogError`` naming the file, and the line for CSV, when it cannot be read or
   ///   is malformed.
-  public static func load(contentsOf url: URL, pageSize: Int = 20) throws(CatalogError)
+  public static func load(
+    contentsOf url: URL,
+    pageSize: Int = 20
+  ) throws(CatalogError)
     -> MovieCatalog
   {
     let data: Data
@@ -69,18 +72,29 @@ public struct MovieCatalog: Sendable, Equatable {
   }
 
   /// Decodes a JSON array of films.
-  static func decodeJSON(_ data: Data, file: String, pageSize: Int) throws(CatalogError)
+  static func decodeJSON(
+    _ data: Data,
+    file: String,
+    pageSize: Int
+  ) throws(CatalogError)
     -> MovieCatalog
   {
     do {
-      return MovieCatalog(movies: try JSONDecoder().decode([Movie].self, from: data), pageSize: pageSize)
+      return MovieCatalog(
+        movies: try JSONDecoder().decode([Movie].self, from: data),
+        pageSize: pageSize
+      )
     } catch {
       throw CatalogError(file: file, line: nil, reason: "is not a JSON array of films (\(error))")
     }
   }
 
   /// Decodes CSV with the header `id,title,release_date,overview,vote_average`.
-  static func decodeCSV(_ text: String, file: String, pageSize: Int) throws(CatalogError)
+  static func decodeCSV(
+    _ text: String,
+    file: String,
+    pageSize: Int
+  ) throws(CatalogError)
     -> MovieCatalog
   {
     let rows = CSV.rows(text)
@@ -98,14 +112,22 @@ public struct MovieCatalog: Sendable, Equatable {
     for row in rows.dropFirst() where row.fields != [""] {
       let fields = row.fields
       guard fields.count == 5 else {
-        throw CatalogError(file: file, line: row.line, reason: "expected 5 fields, got \(fields.count)")
+        throw CatalogError(
+          file: file,
+          line: row.line,
+          reason: "expected 5 fields, got \(fields.count)"
+        )
       }
       guard let id = Int(fields[0].trimmingCharacters(in: .whitespaces)) else {
         throw CatalogError(file: file, line: row.line, reason: "id '\(fields[0])' is not a number")
       }
       let vote = fields[4].trimmingCharacters(in: .whitespaces)
       guard let voteAverage = vote.isEmpty ? 0 : Double(vote) else {
-        throw CatalogError(file: file, line: row.line, reason: "vote_average '\(vote)' is not a number")
+        throw CatalogError(
+          file: file,
+          line: row.line,
+          reason: "vote_average '\(vote)' is not a number"
+        )
       }
       movies.append(
         Movie(

@@ -118,7 +118,11 @@ public final class MovieCatalogServer: Sendable {
 
   /// Stops listening and ends every connection, including pages that never answer.
   public func stop() async {
-    guard let running = running.withLock({ running in defer { running = nil }; return running })
+    guard
+      let running = running.withLock({ running in
+        defer { running = nil }
+        return running
+      })
     else { return }
     running.task.cancel()
     await running.server.stop(timeout: 0)
@@ -143,7 +147,9 @@ public final class MovieCatalogServer: Sendable {
         state.failuresLeft[page] = left - 1
         return (.fail, faults.latency)
       }
-      if faults.failureRate > 0, Double.random(in: 0..<1, using: &state.generator) < faults.failureRate {
+      if faults.failureRate > 0,
+        Double.random(in: 0..<1, using: &state.generator) < faults.failureRate
+      {
         return (.fail, faults.latency)
       }
       if faults.malformedPages.contains(page) { return (.malformed, faults.latency) }

@@ -9,7 +9,13 @@ extension MovieCatalog {
   /// 45 films, 20 a page: three pages, the last one with 5 films.
   static let small = MovieCatalog(
     movies: (1...45).map {
-      Movie(id: $0, title: "Film \($0)", releaseDate: "2001-02-03", overview: "#\($0)", voteAverage: 7)
+      Movie(
+        id: $0,
+        title: "Film \($0)",
+        releaseDate: "2001-02-03",
+        overview: "#\($0)",
+        voteAverage: 7
+      )
     },
     pageSize: 20
   )
