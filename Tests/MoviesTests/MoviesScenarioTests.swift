@@ -1,7 +1,7 @@
 import AppHarness
-import CascadeTesting
 import AppSupport
 import CascadeTestSupport
+import CascadeTesting
 import Foundation
 import MoviesKit
 import MoviesServer
