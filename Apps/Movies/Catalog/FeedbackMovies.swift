@@ -28,21 +28,23 @@ public final class FeedbackMovies: AppService {
     )
   }
 
+  /// A feedback of the movie list.
+  typealias MoviesFeedback = Feedback<MoviesState, MoviesEvent>
+
   /// Loads the page the state asks for (next page or refresh); a new request cancels the
-  /// previous one.
-  static func pagingFeedback(_ source: any MoviePageSource) -> Feedback<MoviesState, MoviesEvent> {
-    Feedback(skippingRepeated: { state in state.request.flatMap { $0.kind == .retry ? nil : $0 } })
-    { request in source.events(for: request) }
+  /// previous one: the seed's `pagingFeedback`.
+  static func pagingFeedback(_ source: any MoviePageSource) -> MoviesFeedback {
+    MoviesFeedback(skippingRepeated: { $0.request?.kind == .retry ? nil : $0.request }) {
+      source.events(for: $0)
+    }
   }
 
-  /// Loads a failed page again, once the user asked to retry.
-  static func retryPagingFeedback(
-    _ source: any MoviePageSource
-  ) -> Feedback<
-    MoviesState, MoviesEvent
-  > {
-    Feedback(skippingRepeated: { state in state.request.flatMap { $0.kind == .retry ? $0 : nil } })
-    { request in source.events(for: request) }
+  /// Loads a failed page again, once the user asked to retry: the seed's
+  /// `retryPagingFeedback`.
+  static func retryPagingFeedback(_ source: any MoviePageSource) -> MoviesFeedback {
+    MoviesFeedback(skippingRepeated: { $0.request?.kind == .retry ? $0.request : nil }) {
+      source.events(for: $0)
+    }
   }
 
   /// ``Architecture/feedback``.
