@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
     .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
+    .executable(name: "movies", targets: ["MoviesCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +34,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // MARK: - Modules
@@ -90,6 +92,31 @@ let package = Package(
       name: "AppSupport",
       dependencies: ["CascadeStreams"],
       path: "Apps/AppSupport"
+    ),
+    .target(
+      name: "MoviesKit",
+      dependencies: [
+        "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+      ],
+      path: "Apps/Movies/Catalog"
+    ),
+    .target(
+      name: "MoviesServer",
+      dependencies: [
+        "CascadeStreams", "MoviesKit",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      path: "Apps/Movies/Server",
+      resources: [.copy("Resources/catalog.json")]
+    ),
+    .executableTarget(
+      name: "MoviesCLI",
+      dependencies: [
+        "AppSupport", "CascadeStreams", "MoviesKit", "MoviesServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/Movies/CLI"
     ),
 
     // MARK: - Tests
@@ -162,6 +189,14 @@ let package = Package(
         "CascadeTesting",
         "CascadeTestSupport",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "MoviesTests",
+      dependencies: [
+        "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
+        "MoviesKit",
+        "MoviesServer",
       ]
     ),
     .testTarget(

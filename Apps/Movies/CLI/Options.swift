@@ -1,0 +1,146 @@
+import AppSupport
+import ArgumentParser
+import CascadeStreams
+import Foundation
+import MoviesKit
+import MoviesServer
+
+/// Where the films come from: another server (`--api`), or the embedded one with its catalog
+/// and faults.
+struct SourceOptions: ParsableArguments {
+  @Option(help: "The base URL of another catalog server (e.g. http://127.0.0.1:8080).")
+  var api: String?
+
+  @Option(name: .customLong("api-key"), help: "A TMDB v3 API key, sent as api_key.")
+  var apiKey: String?
+
+  @Option(
+    help: "The architecture of the paging service: store, reactor or feedback.",
+    transform: parseArchitecture
+  )
+  var architecture: Architecture = .store
+
+  @Option(help: "Seconds a page may take before it fails.")
+  var timeout: Double = 10
+
+  @Option(
+    help: """
+      How many times to ask again for a page that timed out, could not be reached or got \
+      HTTP 5xx, waiting 0.5 s, 1 s, 2 s… in between.
+      """
+  )
+  var retries: Int = 0
+
+  @OptionGroup var server: ServerOptions
+
+  func validate() throws {
+    guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
+    if api != nil, server.isCustomized {
+      throw ValidationError(
+        "--catalog, --fail-rate and --latency apply to the embedded server, not to --api"
+      )
+    }
+  }
+
+  /// How long a page may take, with its retries, before giving up on it.
+  var patience: Duration {
+    .milliseconds(Int(timeout * 1000)) * (retries + 1) + .milliseconds(500 << retries)
+      + .seconds(5)
+  }
+
+  /// The page source, its client, and the embedded server when there is no `--api`, started.
+  func connect() async throws -> (
+    source: any MoviePageSource, client: MoviesClient, server: MovieCatalogServer?
+  ) {
+    let timeout = Duration.milliseconds(Int(self.timeout * 1000))
+    var embedded: MovieCatalogServer?
+    let client: MoviesClient
+    if let api {
+      client = try MoviesClient(baseURL: api, apiKey: apiKey, timeout: timeout)
+    } else {
+      let server = MovieCatalogServer(catalog: try server.loadCatalog(), faults: server.faults)
+      let url = try await server.start()
+      embedded = server
+      client = try MoviesClient(baseURL: url.absoluteString, timeout: timeout)
+    }
+    guard retries > 0 else { return (client, client, embedded) }
+    let source = client.resilient(
+      timeout: timeout,
+      attempts: retries + 1,
+      backoff: .exponential(initial: .milliseconds(500)),
+      scheduler: ConcurrentDispatchQueueScheduler()
+    )
+    return (source, client, embedded)
+  }
+}
+
+/// The catalog and faults of a server.
+struct ServerOptions: ParsableArguments {
+  @Option(help: "A catalog file of your own: a JSON array of films, or CSV.")
+  var catalog: String?
+
+  @Option(name: .customLong("fail-rate"), help: "The share of pages (0…1) that answer HTTP 500.")
+  var failRate: Double = 0
+
+  @Option(help: "Milliseconds every answer waits.")
+  var latency: Int = 0
+
+  @Option(help: "The seed of the failure draws.")
+  var seed: UInt64 = 1
+
+  var isCustomized: Bool { catalog != nil || failRate != 0 || latency != 0 }
+
+  func validate() throws {
+    guard (0...1).contains(failRate) else {
+      throw ValidationError("--fail-rate must be within 0…1")
+    }
+    guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+  }
+
+  var faults: ServerFaults {
+    ServerFaults(latency: .milliseconds(latency), failureRate: failRate, seed: seed)
+  }
+
+  func loadCatalog() throws -> MovieCatalog {
+    guard let catalog else { return try MovieCatalog.bundled() }
+    return try MovieCatalog.load(contentsOf: URL(fileURLWithPath: catalog))
+  }
+}
+
+private func parseArchitecture(_ text: String) throws -> Architecture {
+  guard let architecture = Architecture(rawValue: text.lowercased()) else {
+    throw ValidationError("unknown architecture '\(text)': use store, reactor or feedback")
+  }
+  return architecture
+}
+
+/// Writes `text` to standard error.
+func printError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// A failure of the paging service, shown as is.
+struct PageLoadError: Error, CustomStringConvertible {
+  var failure: PageFailure
+  var url: String
+
+  var description: String {
+    "page \(failure.request.page) from \(url): \(failure.error)"
+  }
+}
+
+extension Movie {
+  /// One line: the number in the list, the title, the year and the vote.
+  func line(number: Int) -> String {
+    let year = year.map { " (\($0))" } ?? ""
+    let vote = voteAverage > 0 ? String(format: "  %.1f", voteAverage) : ""
+    return "\(String(number).leftPadded(to: 4)). \(title)\(year)\(vote)"
+  }
+}
+
+extension String {
+  func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}

@@ -1,0 +1,87 @@
+public import AppSupport
+public import CascadeReactor
+public import CascadeStreams
+
+/// The movie list on a `Reactor`, as ReactorKit's paging examples write it: `mutate` reads the
+/// current state to decide whether an intent starts a request, and returns the request's start
+/// at once and its page later, cancellable by one id, so that a refresh cancels the page in
+/// flight (`cancelInFlight`).
+public final class ReactorMovies: AppService {
+  /// The reactor behind the service.
+  public let reactor: MoviesReactor
+
+  /// Creates the service.
+  ///
+  /// - Parameters:
+  ///   - source: Where pages come from (the HTTP client).
+  ///   - scheduler: Where states are delivered. Default: at once, on the producing thread.
+  public init(source: any MoviePageSource, scheduler: any Scheduler = ImmediateScheduler.instance) {
+    reactor = MoviesReactor(source: source, scheduler: scheduler)
+  }
+
+  /// ``Architecture/reactor``.
+  public var architecture: Architecture { .reactor }
+
+  /// The reactor's state now.
+  public var currentState: MoviesState { reactor.currentState }
+
+  /// The reactor's states.
+  public var states: Observable<MoviesState, Never> { reactor.state }
+
+  /// Sends the intent to the reactor as an action.
+  public func send(_ intent: MoviesIntent) {
+    reactor.send(intent)
+  }
+}
+
+/// The reactor of ``ReactorMovies``: intents in, page requests and their outcomes as mutations.
+public final class MoviesReactor: Reactor {
+  /// What the user asked for.
+  public typealias Action = MoviesIntent
+
+  /// What changes the state.
+  public enum Mutation: Sendable {
+    /// A request starts.
+    case begin(PageRequest)
+    /// A page answered a request.
+    case response(PageRequest, MoviePage)
+    /// A request failed.
+    case failed(PageRequest, MoviesError)
+  }
+
+  /// The id of the page work: one page loads at a time.
+  static let pageWork = "page"
+
+  /// An empty list.
+  public let initialState = MoviesState()
+  /// The reactor's machinery.
+  public let runtime = ReactorRuntime<Action, Mutation, MoviesState>()
+  /// Where states are delivered.
+  public let scheduler: any Scheduler
+  private let source: any MoviePageSource
+
+  /// Creates the reactor.
+  public init(source: any MoviePageSource, scheduler: any Scheduler) {
+    self.source = source
+    self.scheduler = scheduler
+  }
+
+  /// Starts the request the intent asks for, if any, cancelling the one in flight.
+  public func mutate(action: Action) -> Mutations<Mutation> {
+    guard let request = currentState.request(for: action) else { return .none }
+    let outcome = source.page(request.page)
+      .map { Mutation.response(request, $0) }
+      .catch { Observable.just(Mutation.failed(request, $0)) }
+    return Mutations(sync: .begin(request), async: outcome)
+      .cancellable(id: Self.pageWork, cancelInFlight: true)
+  }
+
+  /// Applies a mutation with the shared transitions of ``MoviesState``.
+  public func reduce(into state: inout MoviesState, mutation: Mutation) {
+    switch mutation {
+    case .begin(let request): state.begin(request)
+    case .response(let request, let page): state.receive(page, for: request)
+    case .failed(let request, let error): state.fail(error, for: request)
+    }
+  }
+}

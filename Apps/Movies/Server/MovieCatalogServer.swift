@@ -1,0 +1,191 @@
+import CascadeStreams
+import FlyingFox
+import FlyingSocks
+public import Foundation
+import MoviesKit
+
+/// A movie catalog HTTP server in the shape of TMDB's discover endpoint, on FlyingFox.
+///
+/// It serves `GET /discover/movie?page=N` (and `/3/discover/movie`, TMDB's v3 path) as
+/// `{ page, total_results, total_pages, results: [{ id, title, release_date, overview,
+/// vote_average }] }`, and injects the ``ServerFaults`` it is given.
+///
+/// ```swift
+/// let server = MovieCatalogServer(catalog: try .bundled())
+/// let baseURL = try await server.start()       // http://127.0.0.1:<free port>
+/// let client = try MoviesClient(baseURL: baseURL.absoluteString)
+/// …
+/// await server.stop()
+/// ```
+public final class MovieCatalogServer: Sendable {
+  /// What the server lists.
+  public let catalog: MovieCatalog
+  private let state: LockedValue<ServerState>
+  private let running = LockedValue<Running?>(nil)
+
+  private struct ServerState {
+    var faults: ServerFaults
+    var generator: SeededGenerator
+    var failuresLeft: [Int: Int]
+    var requests: [Int] = []
+  }
+
+  private struct Running {
+    var server: HTTPServer
+    var task: Task<Void, Never>
+    var baseURL: URL
+  }
+
+  /// Creates a server; it listens once started.
+  public init(catalog: MovieCatalog, faults: ServerFaults = ServerFaults()) {
+    self.catalog = catalog
+    state = LockedValue(
+      ServerState(
+        faults: faults,
+        generator: SeededGenerator(seed: faults.seed),
+        failuresLeft: faults.failingPages
+      )
+    )
+  }
+
+  /// The faults injected now.
+  public var faults: ServerFaults {
+    get { state.withLock { $0.faults } }
+    set {
+      state.withLock { state in
+        state.faults = newValue
+        state.generator = SeededGenerator(seed: newValue.seed)
+        state.failuresLeft = newValue.failingPages
+      }
+    }
+  }
+
+  /// The pages requested so far, in order.
+  public var requestedPages: [Int] { state.withLock { $0.requests } }
+
+  /// The base URL, once started: `http://127.0.0.1:<port>`.
+  public var baseURL: URL? { running.withLock { $0?.baseURL } }
+
+  /// Why the server could not start.
+  public struct StartError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+  }
+
+  /// Starts listening on `host` (an IPv4 address) and `port` (0: a free port), and returns the
+  /// base URL with the port actually bound.
+  ///
+  /// - Throws: ``StartError`` if the address is invalid, in use, or the server does not listen
+  ///   within 5 seconds.
+  @discardableResult
+  public func start(host: String = "127.0.0.1", port: UInt16 = 0) async throws(StartError) -> URL {
+    let address: sockaddr_in
+    do {
+      address = try .inet(ip4: host, port: port)
+    } catch {
+      throw StartError(description: "invalid IPv4 address '\(host)'")
+    }
+    let server = HTTPServer(address: address, timeout: 600, logger: .disabled)
+    for path in ["/discover/movie", "/3/discover/movie"] {
+      await server.appendRoute(HTTPRoute(method: .GET, path: path)) { [self] request in
+        await self.respond(to: request)
+      }
+    }
+    let failure = LockedValue<(any Error)?>(nil)
+    let task = Task {
+      do { try await server.run() } catch { failure.withLock { $0 = error } }
+    }
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while await !server.isListening {
+      if let error = failure.withLock({ $0 }) {
+        throw StartError(description: "cannot listen on \(host):\(port): \(error)")
+      }
+      guard ContinuousClock.now < deadline else {
+        task.cancel()
+        throw StartError(description: "not listening on \(host):\(port) after 5 seconds")
+      }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    guard case .ip4(_, let boundPort) = await server.listeningAddress,
+      let url = URL(string: "http://\(host):\(boundPort)")
+    else {
+      task.cancel()
+      throw StartError(description: "cannot read the bound port back")
+    }
+    running.withLock { $0 = Running(server: server, task: task, baseURL: url) }
+    return url
+  }
+
+  /// Stops listening and ends every connection, including pages that never answer.
+  public func stop() async {
+    guard
+      let running = running.withLock({ running in
+        defer { running = nil }
+        return running
+      })
+    else { return }
+    running.task.cancel()
+    await running.server.stop(timeout: 0)
+    await running.task.value
+  }
+
+  /// The answer to one request.
+  func respond(to request: HTTPRequest) async -> HTTPResponse {
+    let pageText = request.query["page"] ?? "1"
+    guard let page = Int(pageText), page >= 1, page <= 500 else {
+      return Self.json(
+        status: .badRequest,
+        #"{"status_code":22,"status_message":"Invalid page: pages start at 1 and max at 500."}"#
+      )
+    }
+    enum Outcome { case page, fail, malformed, hang }
+    let (outcome, latency) = state.withLock { state -> (Outcome, Duration) in
+      state.requests.append(page)
+      let faults = state.faults
+      if faults.hangingPages.contains(page) { return (.hang, faults.latency) }
+      if let left = state.failuresLeft[page], left > 0 {
+        state.failuresLeft[page] = left - 1
+        return (.fail, faults.latency)
+      }
+      if faults.failureRate > 0,
+        Double.random(in: 0..<1, using: &state.generator) < faults.failureRate
+      {
+        return (.fail, faults.latency)
+      }
+      if faults.malformedPages.contains(page) { return (.malformed, faults.latency) }
+      return (.page, faults.latency)
+    }
+    if latency > .zero { try? await Task.sleep(for: latency) }
+    switch outcome {
+    case .hang:
+      // Never answers: waits until the server stops (which cancels it).
+      while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+      return HTTPResponse(statusCode: .serviceUnavailable)
+    case .fail:
+      return Self.json(
+        status: .internalServerError,
+        #"{"status_code":11,"status_message":"Internal error: injected failure."}"#
+      )
+    case .malformed:
+      return Self.json(status: .ok, #"{"page":\#(page),"results":[{"id":"#)
+    case .page:
+      do {
+        return HTTPResponse(
+          statusCode: .ok,
+          headers: [.contentType: "application/json"],
+          body: try JSONEncoder().encode(catalog.page(page))
+        )
+      } catch {
+        return HTTPResponse(statusCode: .internalServerError)
+      }
+    }
+  }
+
+  private static func json(status: HTTPStatusCode, _ body: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: status,
+      headers: [.contentType: "application/json"],
+      body: Data(body.utf8)
+    )
+  }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// The `movies` executable end to end: its output, and its errors on bad input.
+@Suite struct MoviesCommandTests {
+  /// The built `movies`, beside the test bundle.
+  static let binary: URL? = {
+    var directory = Bundle.main.bundleURL
+    for _ in 0..<3 {
+      let candidate = directory.appendingPathComponent("movies")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory.deleteLastPathComponent()
+    }
+    return nil
+  }()
+
+  struct Outcome {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  /// Runs `movies` with `arguments` and `input` on standard input; killed after 20 seconds.
+  func movies(_ arguments: [String], input: String = "") throws -> Outcome {
+    let binary = try #require(Self.binary, "build the movies product first (swift build)")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
+      if process.isRunning { process.terminate() }
+    }
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus,
+      output: String(decoding: output, as: UTF8.self),
+      errors: String(decoding: errors, as: UTF8.self)
+    )
+  }
+
+  @Test(arguments: ["store", "reactor", "feedback"])
+  func listsTwoPages(_ architecture: String) throws {
+    let outcome = try movies(["list", "--pages", "2", "--architecture", architecture])
+    #expect(outcome.status == 0)
+    let lines = outcome.output.split(separator: "\n")
+    #expect(lines.count == 40)
+    #expect(lines.first == "   1. The Shawshank Redemption (1994)  8.7")
+  }
+
+  @Test func listsJSON() throws {
+    let outcome = try movies(["list", "--pages", "1", "--json"])
+    #expect(outcome.status == 0)
+    let films =
+      try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]]
+    #expect(films?.count == 20)
+    #expect(films?.first?["release_date"] as? String == "1994")
+  }
+
+  @Test func browsesAndQuits() throws {
+    let outcome = try movies(["browse", "--architecture", "reactor"], input: "n\nbogus\nr\nq\n")
+    #expect(outcome.status == 0)
+    #expect(outcome.output.contains("Page 2 of 17"))
+    #expect(outcome.output.contains("  21. Life Is Beautiful (1997)"))
+    #expect(outcome.output.contains("Unknown command 'bogus'"))
+    #expect(outcome.output.components(separatedBy: "Page 1 of 17").count == 3)  // first, refresh
+  }
+
+  @Test func browseEndsCleanlyWhenInputCloses() throws {
+    let outcome = try movies(["browse"])
+    #expect(outcome.status == 0)
+    #expect(outcome.output.contains("Page 1 of 17"))
+  }
+
+  @Test(arguments: [
+    (["list", "--pages", "1", "--api", "notaurl"], "invalid API URL 'notaurl'"),
+    (["list", "--pages", "1", "--api", "http://127.0.0.1:1"], "cannot reach the server"),
+    (["list"], "--pages N or --all"),
+    (["list", "--all", "--architecture", "mvc"], "unknown architecture 'mvc'"),
+    (["list", "--all", "--catalog", "/nonexistent/films.csv"], "/nonexistent/films.csv"),
+  ])
+  func failsOnBadInput(_ arguments: [String], _ message: String) throws {
+    let outcome = try movies(arguments)
+    #expect(outcome.status != 0)
+    #expect(outcome.errors.contains(message))
+    #expect(outcome.output.isEmpty)
+  }
+
+  @Test func failsOnAMalformedCatalog() throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("movies-\(UUID().uuidString).csv")
+    try Data("id,title,release_date,overview,vote_average\n1,A,2000\n".utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let outcome = try movies(["list", "--all", "--catalog", file.path])
+    #expect(outcome.status != 0)
+    #expect(outcome.errors.contains("line 2: expected 5 fields, got 3"))
+  }
+}
