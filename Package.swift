@@ -24,11 +24,13 @@ let package = Package(
     .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
     .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
+    .executable(name: "todo", targets: ["TodoCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
@@ -87,6 +89,27 @@ let package = Package(
       name: "AppSupport",
       dependencies: ["CascadeStreams"],
       path: "Apps/AppSupport"
+    ),
+    .target(
+      name: "TodoKit",
+      dependencies: [
+        "AppSupport",
+        "CascadeStreams",
+        "CascadeStore",
+        "CascadeReactor",
+        "CascadeFeedback",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Apps/Todo/Core"
+    ),
+    .executableTarget(
+      name: "TodoCLI",
+      dependencies: [
+        "AppSupport",
+        "TodoKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/Todo/CLI"
     ),
 
     // MARK: - Tests
@@ -152,6 +175,16 @@ let package = Package(
         "CascadeTesting",
         "CascadeTestSupport",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "TodoTests",
+      dependencies: [
+        "AppSupport",
+        "AppHarness",
+        "CascadeStreams",
+        "TodoKit",
+        "TodoCLI",
       ]
     ),
     .testTarget(
