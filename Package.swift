@@ -184,7 +184,9 @@ let package = Package(
         "AppHarness",
         "CascadeStreams",
         "TodoKit",
+        // Built for the tests that run the `todo` executable (found next to the test bundle).
         "TodoCLI",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(

@@ -45,8 +45,7 @@ struct Session {
   /// Sends `intent`, waits until it is written, and fails the run if it was refused or failed.
   @discardableResult
   func perform(_ intent: TodoIntent) async throws -> TodoState {
-    service.send(intent)
-    let state = try await service.waitForState(timeout: .seconds(60)) { $0.isIdle }
+    let state = try await service.perform(intent, timeout: .seconds(60))
     if let error = state.lastError {
       Self.complain("\(error)")
       throw ExitCode.failure
@@ -56,8 +55,8 @@ struct Session {
 
   /// The state after reading the database again, with the filter and search applied.
   func list(filter: TodoFilter?, search: String?) async throws -> TodoState {
-    if let filter { service.send(.filter(filter)) }
-    if let search { service.send(.search(search)) }
+    if let filter { try await perform(.filter(filter)) }
+    if let search { try await perform(.search(search)) }
     return try await perform(.reload)
   }
 
@@ -93,7 +92,8 @@ struct Session {
     return tasks.count
   }
 
-  /// Runs one interactive command and returns it.
+  /// Runs one command and returns it.
+  @discardableResult
   func run(_ command: TodoCommand) async throws -> TodoCommand {
     switch command {
     case .intent(let intent):

@@ -43,10 +43,7 @@ struct Add: AsyncParsableCommand {
   @Argument(help: "What to do.") var title: String
 
   func run() async throws {
-    let session = try Session(options)
-    let id = session.service.currentState.nextID
-    let state = try await session.perform(.add(title: title))
-    print("added #\(state.task(id: id)?.id ?? id) \(state.task(id: id)?.title ?? title)")
+    try await Session(options).run(.intent(.add(title: title)))
   }
 }
 

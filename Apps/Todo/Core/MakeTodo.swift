@@ -17,3 +17,24 @@ public func makeTodo(
   case .feedback: FeedbackTodo(database: database)
   }
 }
+
+extension AppService where Intent == TodoIntent, State == TodoState {
+  /// Sends `intent`, then waits until it has been handled and every write has finished, and
+  /// returns that state.
+  ///
+  /// For a caller that sends one intent at a time: every intent it sent before must have been
+  /// handled (as this function ensures).
+  ///
+  /// - Throws: ``AppServiceTimeout`` when that does not happen within `timeout`.
+  @discardableResult
+  public func perform(
+    _ intent: TodoIntent,
+    timeout: Duration = .seconds(30)
+  ) async throws -> TodoState {
+    let handled = currentState.intentsHandled + 1
+    send(intent)
+    return try await waitForState(timeout: timeout) {
+      $0.intentsHandled >= handled && $0.isIdle
+    }
+  }
+}

@@ -22,6 +22,9 @@ public enum TodoCommand: Sendable, Hashable {
 public struct TodoCommandLineError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What was wrong, for the user.
   public var description: String
+
+  /// An error with its message.
+  public init(description: String) { self.description = description }
 }
 
 /// Parses the lines of the interactive session: a pure function, tested on its own.

@@ -26,6 +26,9 @@ public struct TodoState: Sendable, Equatable {
   public internal(set) var nextID: Int
   /// How many writes this service has issued (the id of the latest).
   public internal(set) var writesIssued = 0
+  /// How many intents this service has handled: a caller that sent its n-th intent knows it
+  /// has been handled when this reaches n (another thread may be handling it).
+  public internal(set) var intentsHandled = 0
 
   /// A state showing a snapshot of the database.
   public init(snapshot: TodoSnapshot) {
@@ -141,6 +144,7 @@ extension TodoState {
   }
 
   private mutating func reduce(_ intent: TodoIntent) {
+    intentsHandled += 1
     lastError = nil
     switch intent {
     case .filter(let filter):

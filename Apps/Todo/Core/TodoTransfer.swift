@@ -11,6 +11,9 @@ public enum TodoTransfer {
   public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong, for the user.
     public var description: String
+
+    /// A failure with its message.
+    public init(description: String) { self.description = description }
   }
 
   /// The JSON of `tasks`, pretty-printed with sorted keys.
