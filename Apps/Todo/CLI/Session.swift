@@ -54,9 +54,9 @@ struct Session {
   }
 
   /// The state after reading the database again, with the filter and search applied.
-  func list(filter: TodoFilter?, search: String?) async throws -> TodoState {
-    if let filter { try await perform(.filter(filter)) }
-    if let search { try await perform(.search(search)) }
+  func list(filter: TodoFilter, search: String) async throws -> TodoState {
+    try await perform(.filter(filter))
+    try await perform(.search(search))
     return try await perform(.reload)
   }
 

@@ -62,7 +62,7 @@ struct List: AsyncParsableCommand {
   func run() async throws {
     let session = try Session(options)
     let filter: TodoFilter = done ? .done : active ? .active : .all
-    let state = try await session.list(filter: filter, search: search)
+    let state = try await session.list(filter: filter, search: search ?? "")
     if json {
       print(String(decoding: try TodoTransfer.export(state.visibleTasks), as: UTF8.self))
     } else {

@@ -4,8 +4,8 @@
 public enum TodoCommand: Sendable, Hashable {
   /// Sends an intent to the service.
   case intent(TodoIntent)
-  /// Lists tasks: with a filter and search text, or (when `nil`) the current ones.
-  case list(filter: TodoFilter?, search: String?)
+  /// Lists the tasks that pass a filter and contain a text (empty: all).
+  case list(filter: TodoFilter, search: String)
   /// Imports tasks from a JSON file.
   case importFile(String)
   /// Exports tasks to a JSON file.
@@ -102,8 +102,8 @@ public enum TodoCommandLine {
   }
 
   private static func list(_ arguments: [String]) throws(TodoCommandLineError) -> TodoCommand {
-    var filter: TodoFilter?
-    var search: String?
+    var filter = TodoFilter.all
+    var search = ""
     var rest = arguments[...]
     while let option = rest.popFirst() {
       switch option {
