@@ -97,6 +97,11 @@ struct Session {
   func run(_ command: TodoCommand) async throws -> TodoCommand {
     switch command {
     case .intent(let intent):
+      // Another process may have changed the list since this session last read it.
+      switch intent {
+      case .filter, .search, .reload: break
+      default: try await perform(.reload)
+      }
       let id = service.currentState.nextID
       let state = try await perform(intent)
       if case .add = intent, let task = state.task(id: id) {
