@@ -25,12 +25,14 @@ let package = Package(
     .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
     .executable(name: "movies", targets: ["MoviesCLI"]),
+    .executable(name: "todo", targets: ["TodoCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -118,6 +120,27 @@ let package = Package(
       ],
       path: "Apps/Movies/CLI"
     ),
+    .target(
+      name: "TodoKit",
+      dependencies: [
+        "AppSupport",
+        "CascadeStreams",
+        "CascadeStore",
+        "CascadeReactor",
+        "CascadeFeedback",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Apps/Todo/Core"
+    ),
+    .executableTarget(
+      name: "TodoCLI",
+      dependencies: [
+        "AppSupport",
+        "TodoKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/Todo/CLI"
+    ),
 
     // MARK: - Tests
     .target(
@@ -197,6 +220,18 @@ let package = Package(
         "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
         "MoviesKit",
         "MoviesServer",
+      ]
+    ),
+    .testTarget(
+      name: "TodoTests",
+      dependencies: [
+        "AppSupport",
+        "AppHarness",
+        "CascadeStreams",
+        "TodoKit",
+        // Built for the tests that run the `todo` executable (found next to the test bundle).
+        "TodoCLI",
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(

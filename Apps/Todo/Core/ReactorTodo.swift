@@ -1,0 +1,71 @@
+public import AppSupport
+import CascadeReactor
+public import CascadeStreams
+
+/// The task list on a `Reactor`: each intent is a synchronous mutation, and its write an
+/// asynchronous mutation stream that reports the finished write.
+public final class ReactorTodo: AppService {
+  /// The intents the service takes.
+  public typealias Intent = TodoIntent
+  /// The service's state.
+  public typealias State = TodoState
+
+  private let reactor: TodoReactor
+
+  /// Creates the service on `database`, with the state it holds now.
+  public init(database: TodoDatabase) {
+    reactor = TodoReactor(database: database)
+  }
+
+  /// ``Architecture/reactor``.
+  public var architecture: Architecture { .reactor }
+
+  /// The state now.
+  public var currentState: TodoState { reactor.currentState }
+
+  /// The current state, then every change.
+  public var states: Observable<TodoState, Never> { reactor.state }
+
+  /// Sends an intent as the reactor's action.
+  public func send(_ intent: TodoIntent) {
+    reactor.send(intent)
+  }
+}
+
+/// RxTodo's reactor: intents in, the shared reducer's events as mutations.
+final class TodoReactor: Reactor {
+  typealias Action = TodoIntent
+  typealias Mutation = TodoEvent
+  typealias State = TodoState
+
+  let initialState: TodoState
+  let runtime = ReactorRuntime<TodoIntent, TodoEvent, TodoState>()
+  private let database: TodoDatabase
+
+  init(database: TodoDatabase) {
+    self.database = database
+    initialState = TodoState(loadingFrom: database)
+  }
+
+  /// States are delivered on the thread that produced them, as every service does.
+  var scheduler: any Scheduler { ImmediateScheduler.instance }
+
+  func mutate(action: TodoIntent) -> Mutations<TodoEvent> {
+    let event = TodoEvent.intent(action)
+    guard let write = currentState.write(issuedBy: event) else { return .just(event) }
+    // The stream is subscribed while the action is processed, so writes are enqueued in order.
+    let database = database
+    let written = Observable<TodoEvent, Never>.create { observer in
+      database.enqueue(write) { result in
+        observer.onNext(.written(result))
+        observer.onCompleted()
+      }
+      return Disposables.empty
+    }
+    return Mutations(sync: event, async: written)
+  }
+
+  func reduce(into state: inout TodoState, mutation: TodoEvent) {
+    state.reduce(mutation)
+  }
+}

@@ -1,0 +1,71 @@
+public import AppSupport
+import CascadeStore
+public import CascadeStreams
+
+/// The task list on a `Store`: the shared reducer over intents and finished writes, and a
+/// `Command` that writes each change.
+///
+/// After each intent the service fires a ``StartWrites`` command; it runs in order with the
+/// inputs, with the state they produced, and enqueues the writes that state issued. A finished
+/// write comes back as an input.
+public final class StoreTodo: AppService {
+  /// The intents the service takes.
+  public typealias Intent = TodoIntent
+  /// The service's state.
+  public typealias State = TodoState
+
+  private let store: Store<TodoState, TodoEvent>
+  private let database: TodoDatabase
+  private let started = LockedValue(0)
+
+  /// Creates the service on `database`, with the state it holds now.
+  public init(database: TodoDatabase) {
+    self.database = database
+    store = Store(initialState: TodoState(loadingFrom: database)) { state, event in
+      state.reduce(event)
+    }
+  }
+
+  /// ``Architecture/store``.
+  public var architecture: Architecture { .store }
+
+  /// The state now.
+  public var currentState: TodoState { store.state }
+
+  /// The current state, then every change.
+  public var states: Observable<TodoState, Never> { store.states.asObservable() }
+
+  /// Sends an intent; its write, if any, starts through a command.
+  public func send(_ intent: TodoIntent) {
+    store.send(.intent(intent))
+    store.fire(command: StartWrites(database: database, started: started))
+  }
+}
+
+/// Enqueues the writes the state has issued since the last time, in order.
+struct StartWrites: Command {
+  let database: TodoDatabase
+  /// The id of the last write enqueued.
+  let started: LockedValue<Int>
+
+  func execute(state: TodoState, core: Store<TodoState, TodoEvent>) {
+    let writes = started.withLock { started in
+      defer { started = state.writesIssued }
+      return state.pendingWrites.filter { $0.id > started }
+    }
+    for write in writes {
+      database.enqueue(write) { result in core.send(.written(result)) }
+    }
+  }
+}
+
+extension TodoState {
+  /// The state of `database` now, or its read error.
+  init(loadingFrom database: TodoDatabase) {
+    do {
+      self.init(snapshot: try database.load())
+    } catch {
+      self.init(loadError: error)
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import AppHarness
+import AppSupport
+import CascadeStreams
+import TodoKit
+
+typealias TodoScenario = Scenario<TodoIntent, TodoState>
+typealias TodoStep = TodoScenario.Step
+
+// Steps as functions, so that a step on the line after a call is not read as a member of it.
+
+/// Sends an intent.
+func send(_ intent: TodoIntent) -> TodoStep { .send(intent) }
+
+/// Requires the state to satisfy `predicate` now.
+func expect(_ what: String, _ predicate: @escaping @Sendable (TodoState) -> Bool) -> TodoStep {
+  .expect(what, predicate)
+}
+
+/// Waits until the state satisfies `predicate`.
+func waitFor(_ what: String, _ predicate: @escaping @Sendable (TodoState) -> Bool) -> TodoStep {
+  .await(what, predicate)
+}
+
+/// Runs code between steps.
+func perform(_ what: String, _ body: @escaping @Sendable () async throws -> Void) -> TodoStep {
+  .perform(what, body)
+}
+
+/// Sends an intent and waits until its write has finished.
+func write(_ intent: TodoIntent) -> [TodoStep] {
+  [.send(intent), .await("written: \(intent)") { $0.isIdle }]
+}
+
+/// A todo service of any architecture as one concrete type, for the generic harness.
+final class TodoService: AppService {
+  let base: any AppService<TodoIntent, TodoState>
+
+  init(_ base: any AppService<TodoIntent, TodoState>) { self.base = base }
+
+  var architecture: Architecture { base.architecture }
+  var currentState: TodoState { base.currentState }
+  var states: Observable<TodoState, Never> { base.states }
+  func send(_ intent: TodoIntent) { base.send(intent) }
+}
+
+/// `scenario`, waiting after each intent until the service has handled it.
+///
+/// `send` returns before the intent is handled when another thread (a finished write) is
+/// processing the service's inputs; a step after it must not see the state from before it.
+func handlingEachIntent(_ scenario: TodoScenario) -> TodoScenario {
+  var steps: [TodoStep] = []
+  var sent = 0
+  for step in scenario.steps {
+    steps.append(step)
+    if case .send = step {
+      sent += 1
+      let count = sent
+      steps.append(.await("intent \(count) handled") { $0.intentsHandled >= count })
+    }
+  }
+  return TodoScenario(scenario.name, timeout: scenario.timeout, steps: steps)
+}

@@ -1,0 +1,173 @@
+import AppHarness
+import AppSupport
+import CascadeStreams
+import Foundation
+import Testing
+import TodoKit
+
+/// The task list through the shared harness: every architecture, on a fresh database file of its
+/// own, must go through the identical sequence of states.
+@Suite struct TodoScenarioTests {
+
+  /// Runs `scenario` on every architecture, each on a new database in a temporary directory;
+  /// `path` holds the database path of the architecture running.
+  @discardableResult
+  static func check(
+    _ scenario: TodoScenario,
+    path: LockedValue<String> = LockedValue("")
+  ) async throws -> [TodoState] {
+    try await withTemporaryDirectory { directory in
+      try await assertIdenticalAcrossArchitectures(handlingEachIntent(scenario)) { architecture in
+        let file = directory.appendingPathComponent("\(architecture).sqlite").path
+        path.withLock { $0 = file }
+        return TodoService(makeTodo(architecture, database: try TodoDatabase(path: file)))
+      }
+    }
+  }
+
+  @Test func rxTodoBasics() async throws {
+    let states = try await Self.check(
+      TodoScenario("add, edit, mark done, move and delete") {
+        write(.add(title: "Buy milk"))
+        write(.add(title: "  Walk the dog "))
+        write(.add(title: "Write report"))
+        expect("three tasks, ids 1 to 3, titles trimmed") {
+          $0.titles == ["Buy milk", "Walk the dog", "Write report"]
+            && $0.tasks.map(\.id) == [1, 2, 3] && $0.tasks.map(\.position) == [0, 1, 2]
+        }
+        write(.toggle(id: 1))
+        write(.setDone(id: 3, true))
+        write(.setDone(id: 3, false))
+        write(.edit(id: 2, title: "Walk the cat"))
+        write(.move(id: 3, to: 0))
+        expect("report first, milk done") {
+          $0.titles == ["Write report", "Buy milk", "Walk the cat"]
+            && $0.tasks.map(\.done) == [false, true, false]
+            && $0.tasks.map(\.position) == [0, 1, 2]
+        }
+        write(.delete(id: 1))
+        expect("milk gone, positions closed") {
+          $0.titles == ["Write report", "Walk the cat"] && $0.tasks.map(\.position) == [0, 1]
+            && $0.canUndo && !$0.canRedo && $0.lastError == nil
+        }
+      }
+    )
+    // The write shows at once, pending, before the database has it.
+    let pending = try #require(states.first { $0.pendingWriteCount == 1 })
+    #expect(pending.titles == ["Buy milk"])
+  }
+
+  @Test func badIntentsChangeNothing() async throws {
+    try await Self.check(
+      TodoScenario("empty titles and unknown ids are refused") {
+        write(.add(title: "Buy milk"))
+        send(.add(title: "   "))
+        expect("empty title refused") {
+          $0.lastError == .emptyTitle && $0.titles == ["Buy milk"] && $0.isIdle
+        }
+        send(.edit(id: 1, title: ""))
+        expect("empty edit refused") { $0.lastError == .emptyTitle && $0.titles == ["Buy milk"] }
+        send(.setDone(id: 42, true))
+        expect("unknown id") { $0.lastError == .unknownTask(id: 42) && $0.isIdle }
+        send(.toggle(id: 7))
+        expect("unknown id") { $0.lastError == .unknownTask(id: 7) }
+        send(.delete(id: 9))
+        expect("unknown id") { $0.lastError == .unknownTask(id: 9) }
+        send(.importTasks([TodoDraft(title: "ok"), TodoDraft(title: " ")]))
+        expect("an import with an empty title imports nothing") {
+          $0.lastError == .emptyTitle && $0.titles == ["Buy milk"]
+        }
+        write(.move(id: 1, to: 99))
+        expect("a move is clamped; the next intent clears the error") {
+          $0.lastError == nil && $0.titles == ["Buy milk"]
+        }
+      }
+    )
+  }
+
+  @Test func undoAndRedo() async throws {
+    try await Self.check(
+      TodoScenario("undo and redo") {
+        send(.undo)
+        expect("nothing to undo yet") { $0.lastError == .nothingToUndo && $0.isIdle }
+        write(.add(title: "a"))
+        write(.add(title: "b"))
+        write(.edit(id: 1, title: "A"))
+        write(.undo)
+        expect("edit undone") { $0.titles == ["a", "b"] && $0.canRedo && $0.canUndo }
+        write(.undo)
+        expect("add undone") { $0.titles == ["a"] }
+        write(.redo)
+        expect("add redone, same id") { $0.titles == ["a", "b"] && $0.tasks[1].id == 2 }
+        write(.delete(id: 1))
+        expect("a new change clears redo") { $0.titles == ["b"] && !$0.canRedo }
+        send(.redo)
+        expect("nothing to redo") { $0.lastError == .nothingToRedo }
+        write(.undo)
+        expect("delete undone: the task is back, in its place") {
+          $0.titles == ["a", "b"] && $0.tasks.map(\.id) == [1, 2]
+        }
+        write(.add(title: "c"))
+        expect("ids are never reused") { $0.tasks.last?.id == 3 }
+        write(.importTasks([TodoDraft(title: "d", done: true), TodoDraft(title: "e")]))
+        expect("imported") { $0.titles == ["a", "b", "c", "d", "e"] && $0.tasks[3].done }
+        write(.undo)
+        expect("an import is one undo step") { $0.titles == ["a", "b", "c"] }
+      }
+    )
+  }
+
+  @Test func filterAndSearch() async throws {
+    try await Self.check(
+      TodoScenario("filter and search") {
+        write(
+          .importTasks([
+            TodoDraft(title: "Buy milk", done: true), TodoDraft(title: "Buy bread"),
+            TodoDraft(title: "Call mum"),
+          ])
+        )
+        send(.filter(.active))
+        expect("active") { $0.visibleTasks.map(\.title) == ["Buy bread", "Call mum"] }
+        send(.filter(.done))
+        expect("done") { $0.visibleTasks.map(\.title) == ["Buy milk"] }
+        send(.filter(.all))
+        send(.search("BUY"))
+        expect("search, case-insensitive") {
+          $0.visibleTasks.map(\.title) == ["Buy milk", "Buy bread"]
+        }
+        send(.filter(.active))
+        expect("search and filter") { $0.visibleTasks.map(\.title) == ["Buy bread"] }
+        send(.search(""))
+        expect("filters change no task") { $0.tasks.count == 3 && $0.isIdle }
+      }
+    )
+  }
+
+  @Test func failedWriteIsReportedAndReconciled() async throws {
+    let path = LockedValue("")
+    let states = try await Self.check(
+      TodoScenario("a write that the database refuses") {
+        write(.add(title: "a"))
+        write(.add(title: "b"))
+        perform("another process deletes task 1") {
+          _ = try TodoDatabase(path: path.withLock { $0 }).perform(.delete(id: 1))
+        }
+        send(.edit(id: 1, title: "A"))
+        waitFor("written") { $0.isIdle }
+        expect("reported, and reconciled with what is stored") {
+          $0.lastError == .unknownTask(id: 1) && $0.titles == ["b"]
+        }
+        write(.reload)
+        expect("the error is cleared by the next intent") { $0.lastError == nil }
+        perform("another process adds a task") {
+          _ = try TodoDatabase(path: path.withLock { $0 }).perform(.add(title: "c"))
+        }
+        write(.reload)
+        expect("reload shows it") { $0.titles == ["b", "c"] && $0.tasks.last?.id == 3 }
+      },
+      path: path
+    )
+    // The edit showed at once, while its write was pending.
+    #expect(states.contains { $0.titles == ["A", "b"] && $0.pendingWriteCount == 1 })
+  }
+}
