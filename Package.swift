@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
     .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
+    .executable(name: "rpg", targets: ["RPGCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -87,6 +88,22 @@ let package = Package(
       name: "AppSupport",
       dependencies: ["CascadeStreams"],
       path: "Apps/AppSupport"
+    ),
+    .target(
+      name: "RPGKit",
+      dependencies: [
+        "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        "CascadeMiddleware",
+      ],
+      path: "Apps/RPG/Game"
+    ),
+    .executableTarget(
+      name: "RPGCLI",
+      dependencies: [
+        "RPGKit", "AppSupport", "CascadeStreams",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/RPG/CLI"
     ),
 
     // MARK: - Tests
@@ -152,6 +169,12 @@ let package = Package(
         "CascadeTesting",
         "CascadeTestSupport",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .testTarget(
+      name: "RPGTests",
+      dependencies: [
+        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTesting",
       ]
     ),
     .testTarget(
