@@ -33,9 +33,10 @@ public struct Game: Sendable, Equatable, Codable {
     SplitMix64(seed: seed ^ (UInt64(truncatingIfNeeded: step) &* 0xD1B5_4A32_D192_ED03))
   }
 
-  /// Applies one event; events that do not fit the game (a hit with no monster) change nothing
-  /// but the step.
+  /// Applies one event; a refused turn changes nothing, and events that do not fit the game (a
+  /// hit with no monster) change nothing but the step.
   public mutating func apply(_ event: GameEvent) {
+    if case .refused = event { return }
     step += 1
     switch event {
     case .gameStarted(let game):

@@ -139,6 +139,13 @@ public struct GameScriptError: Error, Sendable, Equatable, CustomStringConvertib
   /// What is wrong with it.
   public var error: GameCommandError
 
+  /// Creates the error for line number `line` (from 1), whose text is `text`.
+  public init(line: Int, text: String, error: GameCommandError) {
+    self.line = line
+    self.text = text
+    self.error = error
+  }
+
   /// Where and what.
   public var description: String { "line \(line): \(error)" }
 }
