@@ -31,7 +31,8 @@ import Testing
 
   func rpg(_ arguments: [String], input: String = "") throws -> Run {
     let executable = try #require(
-      Self.executable, "the rpg executable was not found next to the test bundle; build it first"
+      Self.executable,
+      "the rpg executable was not found next to the test bundle; build it first"
     )
     let process = Process()
     process.executableURL = executable

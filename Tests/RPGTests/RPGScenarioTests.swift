@@ -5,8 +5,10 @@ import Foundation
 import RPGKit
 import Testing
 
-/// One step of a game scenario. Steps are written `Step.send(…)` in the builder: a line
-/// starting with `.send(…)` would continue the expression on the line before it.
+/// One step of a game scenario.
+///
+/// Steps are written `Step.send(…)` in the builder: a line starting with `.send(…)` would
+/// continue the expression on the line before it.
 typealias Step = Scenario<GameIntent, GameState>.Step
 
 /// A scenario of the game, built for a given save file.
@@ -70,7 +72,9 @@ enum RPGScenarios {
     },
     RPGScenario("turns without a game are refused") { _ in
       Scenario("turns without a game are refused") {
-        for intent in [GameIntent.explore, .attack, .drinkPotion, .rest, .flee, .save(overwrite: false)] {
+        for intent in [
+          GameIntent.explore, .attack, .drinkPotion, .rest, .flee, .save(overwrite: false),
+        ] {
           Step.send(intent)
         }
         Step.await("six refusals") { $0.changes == 6 }
@@ -85,7 +89,9 @@ enum RPGScenarios {
         Step.await("a monster appears") { $0.game?.monster != nil }
         Step.expect("the monster the seed gives") { $0.game?.monster == expected }
         Step.send(.explore)
-        Step.await("exploring again is refused") { $0.message.hasPrefix("You are already fighting") }
+        Step.await("exploring again is refused") {
+          $0.message.hasPrefix("You are already fighting")
+        }
       }
     },
     RPGScenario("a won fight gives experience and gold") { _ in

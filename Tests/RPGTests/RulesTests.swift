@@ -98,7 +98,9 @@ import Testing
     let events = Rules.resolve(.rest, in: game)
     #expect(events.first == .rested(healed: 10))
     game.apply(.monsterAppeared(Monster.roster[0]))
-    #expect(Rules.resolve(.rest, in: game) == [.refused("You cannot rest with a Rat in front of you.")])
+    #expect(
+      Rules.resolve(.rest, in: game) == [.refused("You cannot rest with a Rat in front of you.")]
+    )
   }
 
   @Test func fleeingEndsTheFightOrCostsAHit() {
@@ -117,9 +119,11 @@ import Testing
       }
     }
     #expect(fled > 0 && failed > 0)
-    #expect(Rules.resolve(.flee, in: Game(name: "Ada", seed: 1)) == [
-      .refused("There is nothing to flee from.")
-    ])
+    #expect(
+      Rules.resolve(.flee, in: Game(name: "Ada", seed: 1)) == [
+        .refused("There is nothing to flee from.")
+      ]
+    )
   }
 
   @Test(arguments: [

@@ -25,7 +25,9 @@ struct GameOptions: ParsableArguments {
     help: "The architecture: store, reactor or feedback.",
     transform: { text in
       guard let architecture = Architecture(rawValue: text.lowercased()) else {
-        throw ValidationError("unknown architecture '\(text)' (expected store, reactor or feedback)")
+        throw ValidationError(
+          "unknown architecture '\(text)' (expected store, reactor or feedback)"
+        )
       }
       return architecture
     }
@@ -132,7 +134,11 @@ struct Play: AsyncParsableCommand {
       throw Failure("\(path): \(error)")
     }
     let startsNewGame: Bool
-    if case .intent(.newGame) = commands.first { startsNewGame = true } else { startsNewGame = false }
+    if case .intent(.newGame) = commands.first {
+      startsNewGame = true
+    } else {
+      startsNewGame = false
+    }
     if startsNewGame {
       try await session.loadIfPresent()
     } else {

@@ -15,12 +15,13 @@ final class Session {
   init(options: GameOptions) {
     self.options = options
     let json = options.json
+    let messages = messages
+    // The store's seed middleware ("Leveled Up!") speaks in order with the turn's messages.
     game = makeGame(
       options.architecture,
       saveFile: options.saveURL,
-      log: { line in if !json { print(line) } }
+      log: { line in if !json { messages.withLock { $0.append(line) } } }
     )
-    let messages = messages
     let seen = LockedValue(0)
     subscription = game.states.subscribe(onNext: { state in
       let isNew = seen.withLock { count in
@@ -58,6 +59,12 @@ final class Session {
 
   /// Loads the save file if there is one; a corrupt or newer one is a failure.
   func loadIfPresent() async throws {
+    guard GameFile(url: options.saveURL).exists else {
+      if !options.json {
+        print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
+      }
+      return
+    }
     let state = try await perform(.load)
     switch state.saveError {
     case nil:

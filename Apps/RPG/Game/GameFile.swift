@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// The save file of a game: JSON, written atomically, never written over when it cannot be read

@@ -14,6 +14,7 @@ public import Foundation
 ///   - saveFile: Where the game is saved and loaded.
 ///   - log: Where the store's seed ``LoggingMiddleware`` prints ("Leveled Up!"); the other
 ///     architectures do not use it.
+/// - Returns: The game service, with no game started.
 public func makeGame(
   _ architecture: Architecture,
   saveFile: URL,

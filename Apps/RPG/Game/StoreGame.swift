@@ -1,7 +1,7 @@
 public import AppSupport
-public import CascadeStreams
 public import CascadeMiddleware
 public import CascadeStore
+public import CascadeStreams
 
 /// The game on a `CascadeStore.Core`, in the seed's style: a ``GameState`` that reacts to
 /// events, a ``CreatePlayer`` command, turns and file work as commands that fire events, and the
