@@ -22,7 +22,7 @@ struct RPGCommand: AsyncParsableCommand {
 /// The options every subcommand takes.
 struct GameOptions: ParsableArguments {
   @Option(
-    help: "The architecture: store, reactor or feedback.",
+    help: "The architecture: store, reactor or feedback (default: store).",
     transform: { text in
       guard let architecture = Architecture(rawValue: text.lowercased()) else {
         throw ValidationError(

@@ -21,7 +21,7 @@ public enum GameCommand: Sendable, Equatable {
   /// The commands, one per line, for `help`.
   public static let helpText = """
     Commands:
-      new NAME [SEED]   start a new game (the seed makes it reproducible; default 42)
+      new NAME [SEED]   start a new game (same seed, same game; default 42)
       explore, e        look for a monster
       attack, a         attack the monster
       potion, p         drink a healing potion
