@@ -1,5 +1,3 @@
-import Foundation
-
 /// The state of a game service, identical in every architecture: the game, the save or load in
 /// progress, what went wrong with the save file, and the last thing that happened.
 public struct GameState: Sendable, Equatable, Codable {
@@ -89,62 +87,5 @@ extension GameEvent {
   /// The game this event starts, if it starts one.
   var startedGame: Game? {
     if case .gameStarted(let game) = self { game } else { nil }
-  }
-}
-
-/// A save or load in progress.
-public enum GameActivity: Sendable, Equatable, Codable {
-  /// Saving; `overwrite` allows replacing a save that cannot be read.
-  case saving(overwrite: Bool)
-  /// Loading.
-  case loading
-}
-
-/// One change to a ``GameState``: the mutation (Reactor), event (Feedback) or reaction (Store)
-/// all three architectures apply, one at a time.
-public enum GameChange: Sendable, Equatable {
-  /// Something happened in the game.
-  case happened(GameEvent)
-  /// The request could not be carried out (no game, busy); the reason is for the player.
-  case refused(String)
-  /// A save began.
-  case saveStarted(overwrite: Bool)
-  /// The game was saved at `step`.
-  case saved(step: Int)
-  /// The save failed; the file was left as it was.
-  case saveFailed(SaveError)
-  /// A load began.
-  case loadStarted
-  /// The saved game was loaded.
-  case loaded(Game)
-  /// The load failed; the game in memory was kept.
-  case loadFailed(SaveError)
-}
-
-extension Rules {
-  /// The changes that follow `intent` in `state`, before any asynchronous work: the shared
-  /// front half of every architecture.
-  ///
-  /// A save or load gives ``GameChange/saveStarted(overwrite:)`` or
-  /// ``GameChange/loadStarted``; the architecture then does the work and applies its result.
-  public static func changes(for intent: GameIntent, in state: GameState) -> [GameChange] {
-    switch intent {
-    case .newGame(let name, let seed):
-      let trimmed = name.trimmingCharacters(in: .whitespaces)
-      guard !trimmed.isEmpty else { return [.refused("A player needs a name.")] }
-      return [.happened(.gameStarted(Game(name: trimmed, seed: seed)))]
-    case .save(let overwrite):
-      if state.isBusy { return [.refused("Busy: wait for the save or load to finish.")] }
-      guard state.game != nil else { return [.refused("There is no game to save.")] }
-      return [.saveStarted(overwrite: overwrite)]
-    case .load:
-      if state.isBusy { return [.refused("Busy: wait for the save or load to finish.")] }
-      return [.loadStarted]
-    case .explore, .attack, .drinkPotion, .rest, .flee:
-      guard let game = state.game else {
-        return [.refused("No game yet. Start one with `new NAME [SEED]`.")]
-      }
-      return resolve(intent, in: game).map(GameChange.happened)
-    }
   }
 }

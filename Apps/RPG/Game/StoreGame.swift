@@ -1,5 +1,5 @@
 public import AppSupport
-public import CascadeMiddleware
+import CascadeMiddleware
 public import CascadeStore
 public import CascadeStreams
 
@@ -147,31 +147,6 @@ struct LoadGame: AsyncCommand {
       core.fire(event: Changed(change: .loaded(try await file.load())))
     } catch {
       core.fire(event: Changed(change: .loadFailed(error)))
-    }
-  }
-}
-
-// MARK: - Middleware
-
-/// The seed's middleware: it announces every level-up.
-///
-/// It only watches: a middleware never changes the state.
-public struct LoggingMiddleware: Middleware {
-  /// Where the announcement goes.
-  let print: @Sendable (String) -> Void
-
-  /// Creates the middleware, printing through `print`.
-  public init(print: @escaping @Sendable (String) -> Void) {
-    self.print = print
-  }
-
-  /// Prints "Leveled Up!" for a ``LevelUp``.
-  public func process(event: any Event, state: GameState) {
-    switch event {
-    case _ as LevelUp:
-      print("Leveled Up!")
-    default:
-      break
     }
   }
 }
