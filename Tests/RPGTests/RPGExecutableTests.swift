@@ -136,4 +136,27 @@ import Testing
     #expect(try String(contentsOfFile: save, encoding: .utf8) == "garbage")
     #expect(!original.isEmpty)
   }
+
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
+  func theDemoPrintsTheSameJSONOnEveryArchitecture() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var outputs: [String] = []
+    for architecture in ["store", "reactor", "feedback"] {
+      let save = directory.file("\(architecture).json").path
+      let run = try rpg([
+        "play", "--script", DemoScriptTests.demo.path, "--save", save, "--json",
+        "--architecture", architecture,
+      ])
+      #expect(run.status == 0, "\(run.errors)")
+      let lines = run.output.split(separator: "\n")
+      #expect(lines.count > 10)
+      for line in lines {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object != nil, "not a JSON object: \(line)")
+      }
+      outputs.append(run.output)
+    }
+    #expect(Set(outputs).count == 1)
+  }
 }
