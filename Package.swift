@@ -26,6 +26,7 @@ let package = Package(
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
     .executable(name: "movies", targets: ["MoviesCLI"]),
     .executable(name: "todo", targets: ["TodoCLI"]),
+    .executable(name: "rpg", targets: ["RPGCLI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -141,6 +142,22 @@ let package = Package(
       ],
       path: "Apps/Todo/CLI"
     ),
+    .target(
+      name: "RPGKit",
+      dependencies: [
+        "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        "CascadeMiddleware",
+      ],
+      path: "Apps/RPG/Game"
+    ),
+    .executableTarget(
+      name: "RPGCLI",
+      dependencies: [
+        "RPGKit", "AppSupport", "CascadeStreams",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/RPG/CLI"
+    ),
 
     // MARK: - Tests
     .target(
@@ -232,6 +249,12 @@ let package = Package(
         // Built for the tests that run the `todo` executable (found next to the test bundle).
         "TodoCLI",
         .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    .testTarget(
+      name: "RPGTests",
+      dependencies: [
+        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTesting",
       ]
     ),
     .testTarget(

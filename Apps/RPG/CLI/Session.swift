@@ -1,0 +1,165 @@
+import AppSupport
+import ArgumentParser
+import CascadeStreams
+import Foundation
+import RPGKit
+
+/// A game service and what the command line shows of it.
+final class Session {
+  let options: GameOptions
+  let game: any AppService<GameIntent, GameState>
+  /// The messages of the changes since the last turn was printed.
+  private let messages = LockedValue<[String]>([])
+  private let subscription: any Disposable
+
+  init(options: GameOptions) {
+    self.options = options
+    let json = options.json
+    let messages = messages
+    // The store's seed middleware ("Leveled Up!") speaks in order with the turn's messages.
+    game = makeGame(
+      options.architecture,
+      saveFile: options.saveURL,
+      log: { line in if !json { messages.withLock { $0.append(line) } } }
+    )
+    let seen = LockedValue(0)
+    subscription = game.states.subscribe(onNext: { state in
+      let isNew = seen.withLock { count in
+        defer { count = max(count, state.changes) }
+        return state.changes > count
+      }
+      if isNew { messages.withLock { $0.append(state.message) } }
+    })
+  }
+
+  deinit {
+    subscription.dispose()
+  }
+
+  /// Sends `intent` and waits until it was processed and no save or load is in progress.
+  ///
+  /// Every intent makes at least one change (``GameState/changes`` grows), which tells that it
+  /// was processed even when another thread (a save finishing) was processing the service's
+  /// inputs when it was sent.
+  @discardableResult
+  func perform(_ intent: GameIntent) async throws -> GameState {
+    let before = game.currentState.changes
+    game.send(intent)
+    return try await game.waitForState { $0.changes > before && !$0.isBusy }
+  }
+
+  /// Loads the save file; a missing, corrupt or newer save is a failure.
+  func loadOrFail() async throws {
+    let state = try await perform(.load)
+    if let error = state.saveError {
+      throw Failure("cannot load \(options.saveURL.path): \(error)")
+    }
+    takeMessages()
+  }
+
+  /// Loads the save file if there is one; a corrupt or newer one is a failure.
+  func loadIfPresent() async throws {
+    guard GameFile(url: options.saveURL).exists else {
+      if !options.json {
+        print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
+      }
+      return
+    }
+    let state = try await perform(.load)
+    switch state.saveError {
+    case nil:
+      break
+    case .missing:
+      if !options.json {
+        print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
+      }
+    case let error?:
+      throw Failure("cannot load \(options.saveURL.path): \(error)")
+    }
+    takeMessages()
+  }
+
+  /// Saves the game; a failure to save is a failure of the command.
+  func saveOrFail(overwrite: Bool) async throws {
+    let state = try await perform(.save(overwrite: overwrite))
+    if let error = state.saveError {
+      throw Failure("cannot save to \(options.saveURL.path): \(error)")
+    }
+  }
+
+  /// Saves the game if it changed since it was saved or loaded.
+  func saveAtEnd() async throws {
+    guard game.currentState.hasUnsavedChanges else { return }
+    try await saveOrFail(overwrite: false)
+    if !options.json { print("Saved to \(options.saveURL.path).") }
+  }
+
+  enum Outcome: Equatable {
+    case next
+    case quit
+  }
+
+  /// Runs one command of the loop and prints what happened.
+  func execute(_ command: GameCommand) async throws -> Outcome {
+    switch command {
+    case .help:
+      if options.json {
+        printJSON(["help": GameCommand.helpText])
+      } else {
+        print(GameCommand.helpText)
+      }
+    case .show:
+      printState()
+    case .quit:
+      return .quit
+    case .intent(let intent):
+      try await perform(intent)
+      printTurn(command: String(describing: intent))
+    }
+    return .next
+  }
+
+  /// Prints the messages since the last turn and the state after it.
+  func printTurn(command: String) {
+    let lines = takeMessages()
+    let state = game.currentState
+    if options.json {
+      printJSON(TurnOutput(command: command, messages: lines, state: state))
+    } else {
+      for line in lines { print(line) }
+      print(state.summary)
+    }
+  }
+
+  /// Prints the state.
+  func printState() {
+    let state = game.currentState
+    if options.json {
+      printJSON(state)
+    } else {
+      print(state.summary)
+    }
+  }
+
+  @discardableResult
+  private func takeMessages() -> [String] {
+    messages.withLock { messages in
+      defer { messages = [] }
+      return messages
+    }
+  }
+
+  private func printJSON(_ value: some Encodable) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(value) else { return }
+    print(String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// One turn, as `--json` prints it.
+private struct TurnOutput: Encodable {
+  var command: String
+  var messages: [String]
+  var state: GameState
+}

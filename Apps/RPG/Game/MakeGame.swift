@@ -1,0 +1,29 @@
+public import AppSupport
+public import Foundation
+
+/// The game on `architecture`, saving to `saveFile`.
+///
+/// ```swift
+/// let game = makeGame(.reactor, saveFile: url)
+/// game.send(.newGame(name: "Ada", seed: 42))
+/// game.send(.explore)
+/// ```
+///
+/// - Parameters:
+///   - architecture: The architecture to build the game on.
+///   - saveFile: Where the game is saved and loaded.
+///   - log: Where the store's seed ``LoggingMiddleware`` prints ("Leveled Up!"); the other
+///     architectures do not use it.
+/// - Returns: The game service, with no game started.
+public func makeGame(
+  _ architecture: Architecture,
+  saveFile: URL,
+  log: @escaping @Sendable (String) -> Void = { print($0) }
+) -> any AppService<GameIntent, GameState> {
+  let file = GameFile(url: saveFile)
+  switch architecture {
+  case .store: return StoreGame(file: file, log: log)
+  case .reactor: return ReactorGame(file: file)
+  case .feedback: return FeedbackGame(file: file)
+  }
+}

@@ -1,0 +1,34 @@
+/// A monster the player meets while exploring.
+public struct Monster: Sendable, Equatable, Codable {
+  /// What it is ("Goblin").
+  public var name: String
+  /// Hit points left; it is defeated at 0.
+  public var hp: Int
+  /// Its hit points when it appeared.
+  public var maxHP: Int
+  /// The base damage of its attack.
+  public var attack: Int
+  /// The experience the player gains by defeating it.
+  public var xp: Int
+  /// The gold it drops.
+  public var gold: Int
+
+  /// Creates a monster.
+  public init(name: String, hp: Int, attack: Int, xp: Int, gold: Int) {
+    self.name = name
+    self.hp = hp
+    self.maxHP = hp
+    self.attack = attack
+    self.xp = xp
+    self.gold = gold
+  }
+
+  /// The monsters of the world, weakest first; the player meets stronger ones as they level up.
+  public static let roster: [Monster] = [
+    Monster(name: "Rat", hp: 6, attack: 2, xp: 4, gold: 1),
+    Monster(name: "Goblin", hp: 10, attack: 3, xp: 6, gold: 3),
+    Monster(name: "Wolf", hp: 13, attack: 4, xp: 8, gold: 2),
+    Monster(name: "Orc", hp: 18, attack: 6, xp: 12, gold: 6),
+    Monster(name: "Troll", hp: 26, attack: 8, xp: 20, gold: 10),
+  ]
+}

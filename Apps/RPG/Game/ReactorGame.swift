@@ -1,0 +1,73 @@
+public import AppSupport
+public import CascadeReactor
+public import CascadeStreams
+
+/// The game on a `CascadeReactor.Reactor`: intents are actions, ``GameChange``s are mutations,
+/// and saving and loading are asynchronous mutations.
+public final class ReactorGame: Reactor, AppService {
+  /// The reactor's actions: what the player asks for.
+  public typealias Action = GameIntent
+  /// The reactor's mutations: the changes every architecture applies.
+  public typealias Mutation = GameChange
+
+  /// An empty state.
+  public let initialState = GameState()
+  /// The reactor's machinery.
+  public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
+  /// The save file.
+  let file: GameFile
+
+  /// Creates the game with an empty state, saving to `file`.
+  public init(file: GameFile) {
+    self.file = file
+  }
+
+  /// States are delivered synchronously, on the thread that reduced them.
+  public var scheduler: any Scheduler { ImmediateScheduler() }
+
+  /// ``Architecture/reactor``.
+  public var architecture: Architecture { .reactor }
+
+  /// The states.
+  public var states: Observable<GameState, Never> { state }
+
+  /// Turns an intent into its changes, against the state at its turn: a turn's events at once,
+  /// and the outcome of a save or load when the file work is done.
+  public func mutate(action: GameIntent) -> Mutations<GameChange> {
+    let state = currentState
+    let changes = Rules.changes(for: action, in: state)
+    var work: Mutations<GameChange>.Work?
+    for change in changes {
+      switch change {
+      case .saveStarted(let overwrite):
+        guard let game = state.game else { break }
+        let file = file
+        work = .operation { send in
+          do throws(SaveError) {
+            try await file.save(game, overwrite: overwrite)
+            send(.saved(step: game.step))
+          } catch {
+            send(.saveFailed(error))
+          }
+        }
+      case .loadStarted:
+        let file = file
+        work = .operation { send in
+          do throws(SaveError) {
+            send(.loaded(try await file.load()))
+          } catch {
+            send(.loadFailed(error))
+          }
+        }
+      default:
+        break
+      }
+    }
+    return Mutations(sync: changes, async: work)
+  }
+
+  /// Applies a change in place.
+  public func reduce(into state: inout GameState, mutation: GameChange) {
+    state.apply(mutation)
+  }
+}

@@ -1,0 +1,171 @@
+/// The rules of the game: pure functions from a game and what the player asks to the events
+/// that follow.
+///
+/// ```swift
+/// let events = Rules.resolve(.attack, in: game)
+/// for event in events { game.apply(event) }
+/// ```
+public enum Rules {
+  /// Hit points a level-up adds.
+  public static let hpPerLevel = 5
+  /// Attack a level-up adds.
+  public static let attackPerLevel = 2
+  /// The most hit points a potion restores.
+  public static let potionHealing = 10
+  /// The chance, in percent, that fleeing succeeds.
+  public static let fleeChance = 60
+  /// The chance, in percent, that a monster interrupts a rest.
+  public static let ambushChance = 25
+
+  /// The experience needed to leave `level`.
+  public static func xpToLevelUp(from level: Int) -> Int { level * 10 }
+
+  /// The monster met when exploring with `dice` at `level`: stronger ones appear as the
+  /// player levels up.
+  public static func spawn(level: Int, dice: inout SplitMix64) -> Monster {
+    let strongest = min(level, Monster.roster.count - 1)
+    return Monster.roster[dice.roll(0...strongest)]
+  }
+
+  /// The events that follow `intent` in `game`: the turn, resolved.
+  ///
+  /// Save, load and new-game intents are not turns; they give no events here.
+  public static func resolve(_ intent: GameIntent, in game: Game) -> [GameEvent] {
+    var turn = Turn(game: game)
+    guard !game.isOver else {
+      turn.refuse("\(game.player.name) has fallen; the game is over. Start a new one.")
+      return turn.events
+    }
+    switch intent {
+    case .explore:
+      if let monster = game.monster {
+        turn.refuse("You are already fighting a \(monster.name).")
+      } else {
+        turn.emit(.monsterAppeared(spawn(level: game.player.level, dice: &turn.dice)))
+      }
+    case .attack:
+      guard let monster = game.monster else {
+        turn.refuse("There is nothing to attack. Explore to find a monster.")
+        break
+      }
+      let damage = max(1, game.player.attack + turn.dice.roll(-1...2))
+      turn.emit(.playerHit(damage: damage))
+      if damage >= monster.hp {
+        turn.emit(.monsterDefeated)
+        turn.levelUps()
+      } else {
+        turn.monsterStrikes()
+      }
+    case .drinkPotion:
+      guard game.player.inventory.potions > 0 else {
+        turn.refuse("You have no potions left.")
+        break
+      }
+      guard game.player.hp < game.player.maxHP else {
+        turn.refuse("You are already at full health.")
+        break
+      }
+      turn.emit(.potionDrunk(healed: min(potionHealing, game.player.maxHP - game.player.hp)))
+      turn.monsterStrikes()
+    case .rest:
+      if let monster = game.monster {
+        turn.refuse("You cannot rest with a \(monster.name) in front of you.")
+        break
+      }
+      guard game.player.hp < game.player.maxHP else {
+        turn.refuse("You are already at full health.")
+        break
+      }
+      let healed = min(max(1, game.player.maxHP / 2), game.player.maxHP - game.player.hp)
+      turn.emit(.rested(healed: healed))
+      if turn.dice.roll(1...100) <= ambushChance {
+        turn.emit(.monsterAppeared(spawn(level: game.player.level, dice: &turn.dice)))
+      }
+    case .flee:
+      guard game.monster != nil else {
+        turn.refuse("There is nothing to flee from.")
+        break
+      }
+      if turn.dice.roll(1...100) <= fleeChance {
+        turn.emit(.fled)
+      } else {
+        turn.emit(.fleeFailed)
+        turn.monsterStrikes()
+      }
+    case .newGame, .save, .load:
+      break
+    }
+    return turn.events
+  }
+
+  /// What happened, told to the player; `game` is the game after the event.
+  public static func narrate(_ event: GameEvent, in game: Game) -> String {
+    let name = game.player.name
+    switch event {
+    case .gameStarted:
+      return "\(name) sets out on an adventure (seed \(game.seed))."
+    case .monsterAppeared(let monster):
+      return "A \(monster.name) appears! (HP \(monster.hp), attack \(monster.attack))"
+    case .playerHit(let damage):
+      let monster = game.monster?.name ?? "monster"
+      return "\(name) hits the \(monster) for \(damage)."
+    case .monsterHit(let damage):
+      let monster = game.monster?.name ?? "monster"
+      return damage == 0
+        ? "The \(monster) misses." : "The \(monster) hits \(name) for \(damage)."
+    case .monsterDefeated:
+      return "The monster is defeated! \(name) has \(game.player.xp) XP and "
+        + "\(game.player.inventory.gold) gold."
+    case .leveledUp(let level):
+      return "\(name) reaches level \(level)!"
+    case .potionDrunk(let healed):
+      return "\(name) drinks a potion and recovers \(healed) HP."
+    case .rested(let healed):
+      return "\(name) rests and recovers \(healed) HP."
+    case .fled:
+      return "\(name) got away."
+    case .fleeFailed:
+      return "\(name) tries to flee but cannot get away."
+    case .died:
+      return "\(name) has fallen. Game over."
+    case .refused(let reason):
+      return reason
+    }
+  }
+}
+
+/// A turn being resolved: the events so far, applied to a scratch copy of the game so that each
+/// rule sees the game as the events left it.
+private struct Turn {
+  var game: Game
+  var dice: SplitMix64
+  var events: [GameEvent] = []
+
+  init(game: Game) {
+    self.game = game
+    dice = game.dice
+  }
+
+  mutating func emit(_ event: GameEvent) {
+    events.append(event)
+    game.apply(event)
+  }
+
+  mutating func refuse(_ reason: String) {
+    emit(.refused(reason))
+  }
+
+  /// The monster, if still there, hits back; the player may die.
+  mutating func monsterStrikes() {
+    guard let monster = game.monster else { return }
+    emit(.monsterHit(damage: max(0, monster.attack + dice.roll(-2...1))))
+    if game.player.isDead { emit(.died) }
+  }
+
+  /// Every level the experience gathered pays for.
+  mutating func levelUps() {
+    while game.player.xp >= Rules.xpToLevelUp(from: game.player.level) {
+      emit(.leveledUp(level: game.player.level + 1))
+    }
+  }
+}

@@ -1,0 +1,152 @@
+public import AppSupport
+import CascadeMiddleware
+public import CascadeStore
+public import CascadeStreams
+
+/// The game on a `CascadeStore.Core`, in the seed's style: a ``GameState`` that reacts to
+/// events, a ``CreatePlayer`` command, turns and file work as commands that fire events, and the
+/// seed's ``LoggingMiddleware`` announcing each ``LevelUp``.
+public final class StoreGame: AppService {
+  /// The store.
+  let core: Core<GameState>
+  /// The save file.
+  let file: GameFile
+
+  /// Creates the game with an empty state.
+  ///
+  /// - Parameters:
+  ///   - file: The save file.
+  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  public init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) }) {
+    self.file = file
+    core = Core(state: GameState(), middlewares: [LoggingMiddleware(print: log)])
+  }
+
+  /// ``Architecture/store``.
+  public var architecture: Architecture { .store }
+
+  /// The state now.
+  public var currentState: GameState { core.state }
+
+  /// The states, delivered synchronously on the thread that processed the event.
+  public var states: Observable<GameState, Never> { core.states }
+
+  /// Fires the command that carries out `intent`.
+  public func send(_ intent: GameIntent) {
+    switch intent {
+    case .newGame(let name, let seed):
+      core.fire(command: CreatePlayer(name: name, seed: seed))
+    default:
+      core.fire(command: PlayIntent(intent: intent, file: file))
+    }
+  }
+}
+
+// MARK: - Events
+
+/// The player reached a new level: the seed's `LevelUp`.
+public struct LevelUp: Event {
+  /// The level reached.
+  public var level: Int
+}
+
+/// A new player joined: the seed's `AddPlayer`, fired by ``CreatePlayer``.
+struct AddPlayer: Event {
+  var game: Game
+}
+
+/// Any other change to the game state.
+struct Changed: Event {
+  var change: GameChange
+}
+
+extension GameState: CascadeStore.State {
+  /// Reacts to the store's events by applying the change each one stands for.
+  public mutating func react(to event: any Event) {
+    switch event {
+    case let levelUp as LevelUp:
+      apply(.happened(.leveledUp(level: levelUp.level)))
+    case let added as AddPlayer:
+      apply(.happened(.gameStarted(added.game)))
+    case let changed as Changed:
+      apply(changed.change)
+    default:
+      break
+    }
+  }
+}
+
+/// The store event for `change`: ``LevelUp`` for a level-up, as in the seed.
+private func event(for change: GameChange) -> any Event {
+  if case .happened(.leveledUp(let level)) = change { return LevelUp(level: level) }
+  return Changed(change: change)
+}
+
+// MARK: - Commands
+
+/// Creates the player of a new game: the seed's `CreatePlayer`, which fires `AddPlayer`.
+struct CreatePlayer: Command {
+  var name: String
+  var seed: UInt64
+
+  func execute(state: GameState, core: Core<GameState>) {
+    for change in Rules.changes(for: .newGame(name: name, seed: seed), in: state) {
+      if case .happened(.gameStarted(let game)) = change {
+        core.fire(event: AddPlayer(game: game))
+      } else {
+        core.fire(event: Changed(change: change))
+      }
+    }
+  }
+}
+
+/// Plays a turn, or starts a save or load, against the state at its turn in the queue.
+struct PlayIntent: Command {
+  var intent: GameIntent
+  var file: GameFile
+
+  func execute(state: GameState, core: Core<GameState>) {
+    for change in Rules.changes(for: intent, in: state) {
+      core.fire(event: event(for: change))
+      switch change {
+      case .saveStarted(let overwrite):
+        if let game = state.game {
+          core.fire(command: SaveGame(game: game, overwrite: overwrite, file: file))
+        }
+      case .loadStarted:
+        core.fire(command: LoadGame(file: file))
+      default:
+        break
+      }
+    }
+  }
+}
+
+/// Writes the game to the save file, then fires the outcome.
+struct SaveGame: AsyncCommand {
+  var game: Game
+  var overwrite: Bool
+  var file: GameFile
+
+  func execute(state: GameState, core: Core<GameState>) async throws {
+    do throws(SaveError) {
+      try await file.save(game, overwrite: overwrite)
+      core.fire(event: Changed(change: .saved(step: game.step)))
+    } catch {
+      core.fire(event: Changed(change: .saveFailed(error)))
+    }
+  }
+}
+
+/// Reads the save file, then fires the outcome.
+struct LoadGame: AsyncCommand {
+  var file: GameFile
+
+  func execute(state: GameState, core: Core<GameState>) async throws {
+    do throws(SaveError) {
+      core.fire(event: Changed(change: .loaded(try await file.load())))
+    } catch {
+      core.fire(event: Changed(change: .loadFailed(error)))
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+/// Runs the built `rpg` executable, as a player would.
+@Suite struct RPGExecutableTests {
+  /// The `rpg` executable in the build products directory, next to the test bundle.
+  static let executable: URL? = {
+    var candidates: [URL] = []
+    if let arg0 = CommandLine.arguments.first {
+      candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent())
+    }
+    candidates.append(Bundle.main.bundleURL)
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    for directory in candidates {
+      // On macOS the tests run inside `cascadePackageTests.xctest/Contents/MacOS`.
+      var current = directory
+      for _ in 0..<4 {
+        let candidate = current.appendingPathComponent("rpg")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        current = current.deletingLastPathComponent()
+      }
+    }
+    return nil
+  }()
+
+  struct Run {
+    var status: Int32
+    var output: String
+    var errors: String
+  }
+
+  func rpg(_ arguments: [String], input: String = "") throws -> Run {
+    let executable = try #require(
+      Self.executable,
+      "the rpg executable was not found next to the test bundle; build it first"
+    )
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let stdin = Pipe()
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      output: String(decoding: output, as: UTF8.self),
+      errors: String(decoding: errors, as: UTF8.self)
+    )
+  }
+
+  @Test(
+    .enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"),
+    arguments: ["store", "reactor", "feedback"]
+  )
+  func aScriptedGamePlaysAndSaves(_ architecture: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let save = directory.file("save.json").path
+    let script = directory.file("game.txt")
+    try Data("# a short game\nnew Ada 42\nexplore\nattack\nattack\nshow\n".utf8).write(to: script)
+
+    let played = try rpg(
+      ["play", "--script", script.path, "--save", save, "--architecture", architecture]
+    )
+    #expect(played.status == 0, "\(played.errors)")
+    #expect(played.output.contains("A Goblin appears!"))
+    #expect(played.output.contains("Saved to \(save)"))
+    #expect(played.errors.isEmpty)
+
+    let shown = try rpg(["show", "--save", save, "--json", "--architecture", architecture])
+    #expect(shown.status == 0)
+    let state = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
+    let game = state?["game"] as? [String: Any]
+    let player = game?["player"] as? [String: Any]
+    #expect(player?["name"] as? String == "Ada")
+    #expect(game?["defeated"] as? Int == 1)
+  }
+
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
+  func badInputIsReportedAndLosesNothing() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let save = directory.file("save.json").path
+
+    // No save yet.
+    let missing = try rpg(["show", "--save", save])
+    #expect(missing.status != 0)
+    #expect(missing.errors.contains("there is no saved game"))
+
+    let created = try rpg(["new", "--name", "Ada", "--seed", "7", "--save", save])
+    #expect(created.status == 0, "\(created.errors)")
+    let original = try Data(contentsOf: URL(fileURLWithPath: save))
+
+    // A second `new` would replace the game: refused without --force.
+    let again = try rpg(["new", "--name", "Grace", "--save", save])
+    #expect(again.status != 0)
+    #expect(again.errors.contains("--force"))
+
+    // A script with a bad line runs nothing.
+    let script = directory.file("bad.txt")
+    try Data("explore\nattack\ndance\n".utf8).write(to: script)
+    let bad = try rpg(["play", "--script", script.path, "--save", save])
+    #expect(bad.status != 0)
+    #expect(bad.errors.contains("line 3: unknown command 'dance'"))
+    #expect(!bad.output.contains("appears"))
+
+    // Bad arguments.
+    let architecture = try rpg(["show", "--save", save, "--architecture", "mvc"])
+    #expect(architecture.status != 0)
+    #expect(architecture.errors.contains("unknown architecture 'mvc'"))
+    let seed = try rpg(["new", "--name", "Ada", "--seed", "many", "--save", save])
+    #expect(seed.status != 0)
+    let script404 = try rpg(["play", "--script", directory.file("none.txt").path, "--save", save])
+    #expect(script404.status != 0)
+    #expect(script404.errors.contains("cannot read the script"))
+
+    // An unknown command in the interactive loop is reported; the loop goes on.
+    let interactive = try rpg(["play", "--save", save], input: "dance\nexplore\n")
+    #expect(interactive.status == 0)
+    #expect(interactive.errors.contains("unknown command 'dance'"))
+    #expect(interactive.output.contains("appears"))
+
+    // A corrupt save is reported and kept.
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: save))
+    let corrupt = try rpg(["play", "--save", save], input: "explore\n")
+    #expect(corrupt.status != 0)
+    #expect(corrupt.errors.contains("corrupt"))
+    #expect(try String(contentsOfFile: save, encoding: .utf8) == "garbage")
+    #expect(!original.isEmpty)
+  }
+
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
+  func theDemoPrintsTheSameJSONOnEveryArchitecture() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var outputs: [String] = []
+    for architecture in ["store", "reactor", "feedback"] {
+      let save = directory.file("\(architecture).json").path
+      let run = try rpg([
+        "play", "--script", DemoScriptTests.demo.path, "--save", save, "--json",
+        "--architecture", architecture,
+      ])
+      #expect(run.status == 0, "\(run.errors)")
+      let lines = run.output.split(separator: "\n")
+      #expect(lines.count > 10)
+      for line in lines {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object != nil, "not a JSON object: \(line)")
+      }
+      outputs.append(run.output)
+    }
+    #expect(Set(outputs).count == 1)
+  }
+}
