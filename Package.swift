@@ -245,6 +245,7 @@ let package = Package(
         "AppSupport",
         "AppHarness",
         "CascadeStreams",
+        "CascadeTesting",
         "TodoKit",
         // Built for the tests that run the `todo` executable (found next to the test bundle).
         "TodoCLI",

@@ -1,11 +1,12 @@
 import AppSupport
+import CascadeTesting
 import Foundation
 import RPGKit
 import Testing
 
 /// Intents sent from many threads at once: none is lost, and each is resolved against the state
 /// its predecessors left.
-@Suite struct RPGConcurrencyTests {
+@Suite(.checksResources) struct RPGConcurrencyTests {
   @Test(arguments: Architecture.allCases)
   func intentsFromManyThreadsAreAllProcessed(_ architecture: Architecture) async throws {
     let directory = try TemporaryDirectory()

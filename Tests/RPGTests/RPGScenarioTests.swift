@@ -1,6 +1,7 @@
 import AppHarness
 import AppSupport
 import CascadeStreams
+import CascadeTesting
 import Foundation
 import RPGKit
 import Testing
@@ -269,7 +270,7 @@ enum RPGScenarios {
   ]
 }
 
-@Suite struct RPGScenarioTests {
+@Suite(.checksResources) struct RPGScenarioTests {
   @Test(arguments: RPGScenarios.all)
   func sameStatesInEveryArchitecture(_ scenario: RPGScenario) async throws {
     let directory = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 import AppSupport
+import CascadeTesting
 import Foundation
 import GRDB
 import Testing
@@ -6,7 +7,7 @@ import TodoKit
 
 /// The database: persistence across services (as across runs), undo across runs, and files it
 /// must refuse and leave untouched.
-@Suite struct TodoDatabaseTests {
+@Suite(.checksResources) struct TodoDatabaseTests {
   @Test(arguments: Architecture.allCases)
   func tasksSurviveTheService(_ architecture: Architecture) async throws {
     try await withTemporaryDirectory { directory in

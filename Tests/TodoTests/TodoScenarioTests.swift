@@ -1,13 +1,14 @@
 import AppHarness
 import AppSupport
 import CascadeStreams
+import CascadeTesting
 import Foundation
 import Testing
 import TodoKit
 
 /// The task list through the shared harness: every architecture, on a fresh database file of its
 /// own, must go through the identical sequence of states.
-@Suite struct TodoScenarioTests {
+@Suite(.checksResources) struct TodoScenarioTests {
 
   /// Runs `scenario` on every architecture, each on a new database in a temporary directory;
   /// `path` holds the database path of the architecture running.
