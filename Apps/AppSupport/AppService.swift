@@ -90,3 +90,25 @@ extension AppService {
     }
   }
 }
+
+/// Any app service with the given intents and state, as one concrete type: for code generic
+/// over a concrete `AppService` (such as a test harness) that receives the `any AppService`
+/// an app's factory returns.
+public final class AnyAppService<Intent: Sendable, State: Sendable & Equatable>: AppService {
+  /// The service wrapped.
+  public let base: any AppService<Intent, State>
+
+  /// Wraps `base`.
+  public init(_ base: any AppService<Intent, State>) {
+    self.base = base
+  }
+
+  /// The wrapped service's architecture.
+  public var architecture: Architecture { base.architecture }
+  /// The wrapped service's state now.
+  public var currentState: State { base.currentState }
+  /// The wrapped service's states.
+  public var states: Observable<State, Never> { base.states }
+  /// Sends `intent` to the wrapped service.
+  public func send(_ intent: Intent) { base.send(intent) }
+}

@@ -9,13 +9,19 @@ import IssueReporting
 /// harness records the states each one went through and requires identical sequences.
 ///
 /// ```swift
+/// typealias Step = Scenario<GameIntent, GameState>.Step
+///
 /// let levelUp = Scenario<GameIntent, GameState>("level up") {
-///   .send(.newGame(name: "Ada", seed: 42))
-///   .send(.attack)
-///   .await("the monster is defeated") { $0.monster == nil }
-///   .expect("level 2") { $0.player?.level == 2 }
+///   Step.send(.newGame(name: "Ada", seed: 42))
+///   Step.send(.attack)
+///   Step.await("the monster is defeated") { $0.monster == nil }
+///   Step.expect("level 2") { $0.player?.level == 2 }
 /// }
 /// ```
+///
+/// In the builder, start each line with `Step.`: a line starting with `.send(…)` would be read
+/// as a member of the line before it. The array form, `Scenario(name, steps: [.send(…), …])`,
+/// needs no prefix.
 public struct Scenario<Intent: Sendable, State: Sendable & Equatable>: Sendable,
   CustomStringConvertible
 {
@@ -134,6 +140,30 @@ public func run<Service: AppService>(
     }
   }
   return recorded.states
+}
+
+/// Runs `scenario` on every architecture, each on a fresh service from `makeService` (which may
+/// return the app's `any AppService<Intent, State>`), and reports a test issue unless every
+/// architecture went through the identical state sequence.
+@discardableResult
+public func assertIdenticalAcrossArchitectures<Intent: Sendable, State: Sendable & Equatable>(
+  _ scenario: Scenario<Intent, State>,
+  architectures: [Architecture] = Architecture.allCases,
+  makeService: (Architecture) async throws -> any AppService<Intent, State>,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) async throws -> [State] {
+  try await assertIdenticalAcrossArchitectures(
+    scenario,
+    architectures: architectures,
+    makeService: { AnyAppService(try await makeService($0)) },
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column
+  )
 }
 
 /// Runs `scenario` on every architecture, each on a fresh service from `makeService`, and

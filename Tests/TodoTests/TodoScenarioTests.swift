@@ -21,7 +21,7 @@ import TodoKit
       try await assertIdenticalAcrossArchitectures(handlingEachIntent(scenario)) { architecture in
         let file = directory.appendingPathComponent("\(architecture).sqlite").path
         path.withLock { $0 = file }
-        return TodoService(makeTodo(architecture, database: try TodoDatabase(path: file)))
+        return makeTodo(architecture, database: try TodoDatabase(path: file))
       }
     }
   }

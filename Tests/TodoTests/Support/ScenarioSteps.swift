@@ -31,18 +31,6 @@ func write(_ intent: TodoIntent) -> [TodoStep] {
   [.send(intent), .await("written: \(intent)") { $0.isIdle }]
 }
 
-/// A todo service of any architecture as one concrete type, for the generic harness.
-final class TodoService: AppService {
-  let base: any AppService<TodoIntent, TodoState>
-
-  init(_ base: any AppService<TodoIntent, TodoState>) { self.base = base }
-
-  var architecture: Architecture { base.architecture }
-  var currentState: TodoState { base.currentState }
-  var states: Observable<TodoState, Never> { base.states }
-  func send(_ intent: TodoIntent) { base.send(intent) }
-}
-
 /// `scenario`, waiting after each intent until the service has handled it.
 ///
 /// `send` returns before the intent is handled when another thread (a finished write) is
