@@ -42,6 +42,9 @@ public struct AnalyticsMiddleware<Input: Sendable, State: Sendable>: Middleware 
     self.events = events
   }
 
+  /// `false`: analytics only observe.
+  public var interceptsInputs: Bool { false }
+
   /// Tracks the input's event, if it makes one.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     guard let event = events(record.input, record.state) else { return }

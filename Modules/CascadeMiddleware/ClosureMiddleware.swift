@@ -26,22 +26,41 @@ public struct ClosureMiddleware<Input: Sendable, State: Sendable>: Middleware {
   public let wantsStateBefore: Bool
   private let interceptBody: @Sendable (Input, State) -> Input?
   private let processBody: @Sendable (MiddlewareRecord<Input, State>) -> Void
+  /// Whether it was given an `intercept` closure.
+  public let interceptsInputs: Bool
 
   /// Creates a middleware from closures.
   ///
   /// - Parameters:
   ///   - wantsStateBefore: Whether ``MiddlewareRecord/stateBefore`` should be filled in.
   ///   - intercept: Runs before an input is reduced, with the state before it; returns the input
-  ///     to reduce, or `nil` to block it. By default every input goes through unchanged.
+  ///     to reduce, or `nil` to block it.
   ///   - process: Runs after an input was reduced.
   public init(
     wantsStateBefore: Bool = false,
-    intercept: @escaping @Sendable (Input, State) -> Input? = { input, _ in input },
+    intercept: @escaping @Sendable (Input, State) -> Input?,
     process: @escaping @Sendable (MiddlewareRecord<Input, State>) -> Void
   ) {
     self.wantsStateBefore = wantsStateBefore
     self.interceptBody = intercept
     self.processBody = process
+    interceptsInputs = true
+  }
+
+  /// Creates a middleware that only observes: it sees every processed input, and the engine
+  /// skips interception for it.
+  ///
+  /// - Parameters:
+  ///   - wantsStateBefore: Whether ``MiddlewareRecord/stateBefore`` should be filled in.
+  ///   - process: Runs after an input was reduced.
+  public init(
+    wantsStateBefore: Bool = false,
+    process: @escaping @Sendable (MiddlewareRecord<Input, State>) -> Void
+  ) {
+    self.wantsStateBefore = wantsStateBefore
+    self.interceptBody = { input, _ in input }
+    self.processBody = process
+    interceptsInputs = false
   }
 
   /// Creates a middleware that only intercepts.

@@ -66,6 +66,9 @@ public struct ErrorReportingMiddleware<Input: Sendable, State: Sendable>: Middle
     self.handler = handler
   }
 
+  /// `false`: error reporting only observes.
+  public var interceptsInputs: Bool { false }
+
   /// Remembers the state, and reports the input if it carries an error.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     latest.withLock { $0 = Latest(state: record.state, dispatcher: record.dispatcher) }

@@ -97,6 +97,9 @@ public struct LoggingMiddleware<Input: Sendable, State: Sendable>: Middleware {
     self.redactMutation = redactMutation
   }
 
+  /// `false`: logging only observes.
+  public var interceptsInputs: Bool { false }
+
   /// Writes the record's line, if the logger admits ``level``.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     let threshold = logger.logLevel

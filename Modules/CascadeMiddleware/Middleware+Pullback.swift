@@ -65,6 +65,8 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
 
   var wantsStateBefore: Bool { child.wantsStateBefore }
 
+  var interceptsInputs: Bool { child.interceptsInputs }
+
   func intercept(_ input: Input, state: State) -> Input? {
     guard let childInput = extract(input) else { return input }
     return child.intercept(childInput, state: state[keyPath: self.state]).map(embed)

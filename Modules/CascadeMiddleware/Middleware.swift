@@ -40,6 +40,10 @@ public protocol Middleware<Input, State>: Sendable {
   /// state before each input costs a copy of the state, which the engine only makes when asked.
   var wantsStateBefore: Bool { get }
 
+  /// Whether ``intercept(_:state:)`` must run. Default `true`; a middleware that only observes
+  /// (logging, analytics) says `false`, and the engine then skips the call per input.
+  var interceptsInputs: Bool { get }
+
   /// Runs before `input` is reduced; returns the input to reduce, or `nil` to block it.
   ///
   /// The default returns `input` unchanged.
@@ -59,6 +63,9 @@ public protocol Middleware<Input, State>: Sendable {
 extension Middleware {
   /// No copy of the state before each input.
   public var wantsStateBefore: Bool { false }
+
+  /// `true`: ``intercept(_:state:)`` runs for every input.
+  public var interceptsInputs: Bool { true }
 
   /// Proceeds with `input` unchanged.
   public func intercept(_ input: Input, state: State) -> Input? { input }

@@ -17,12 +17,36 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   public let middlewares: [any Middleware<Input, State>]
   /// Whether any middleware wants ``MiddlewareRecord/stateBefore``.
   public let wantsStateBefore: Bool
+  /// Each middleware's `intercept`, opened once: calling through an `any Middleware<…>` per input
+  /// would look up the existential's metadata every time.
+  @usableFromInline let interceptors: [@Sendable (Input, State) -> Input?]
+  /// Each middleware's `process`, opened once.
+  @usableFromInline let processors: [@Sendable (MiddlewareRecord<Input, State>) -> Void]
 
   /// Creates a stack running `middlewares` in order.
   public init(_ middlewares: [any Middleware<Input, State>] = []) {
     self.middlewares = middlewares
     wantsStateBefore = middlewares.contains { $0.wantsStateBefore }
+    interceptors = middlewares.filter(\.interceptsInputs).map { Self.interceptor(of: $0) }
+    processors = middlewares.map { Self.processor(of: $0) }
   }
+
+  private static func interceptor<M: Middleware>(
+    of middleware: M
+  ) -> @Sendable (Input, State) -> Input? where M.Input == Input, M.State == State {
+    { input, state in middleware.intercept(input, state: state) }
+  }
+
+  private static func processor<M: Middleware>(
+    of middleware: M
+  ) -> @Sendable (MiddlewareRecord<Input, State>) -> Void
+  where M.Input == Input, M.State == State {
+    { record in middleware.process(record) }
+  }
+
+  /// Whether any middleware intercepts inputs (``Middleware/interceptsInputs``).
+  @inlinable
+  public var interceptsInputs: Bool { !interceptors.isEmpty }
 
   /// Whether the stack has no middleware (the engine then skips the bookkeeping).
   @inlinable
@@ -30,17 +54,19 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
 
   /// Passes `input` through every middleware's ``Middleware/intercept(_:state:)`` in order;
   /// `nil` if one blocked it.
+  @inlinable
   public func intercept(_ input: Input, state: State) -> Input? {
     var current = input
-    for middleware in middlewares {
-      guard let next = middleware.intercept(current, state: state) else { return nil }
+    for interceptor in interceptors {
+      guard let next = interceptor(current, state) else { return nil }
       current = next
     }
     return current
   }
 
   /// Hands `record` to every middleware's ``Middleware/process(_:)`` in order.
+  @inlinable
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    for middleware in middlewares { middleware.process(record) }
+    for processor in processors { processor(record) }
   }
 }

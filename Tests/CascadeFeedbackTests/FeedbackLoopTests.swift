@@ -302,7 +302,7 @@ struct FeedbackLoopTests {
     loop = nil
 
     #expect(weakLoop == nil)
-    #expect(await eventually(timeout: .milliseconds(500)) { cancelled.value == 2 })
+    #expect(await eventually { cancelled.value == 2 })
     escaped.value?.onNext(5)
     #expect(states.values == [0, 1])
     #expect(completions.value == 1)

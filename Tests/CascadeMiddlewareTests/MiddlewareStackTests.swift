@@ -128,4 +128,32 @@ struct MiddlewareStackTests {
     #expect(stack.intercept("block", state: 0) == "block")
     stack.process(record("a", state: 1))
   }
+
+  // A middleware that says it only observes is never asked to intercept (the engine skips the
+  // call per input); it still processes every input, and the others still intercept.
+  @Test func observersAreNotAskedToIntercept() {
+    struct Observer: Middleware {
+      let seen: Journal<String>
+      var interceptsInputs: Bool { false }
+
+      func intercept(_ input: String, state: Int) -> String? {
+        seen.append("asked to intercept \(input)")
+        return nil
+      }
+
+      func process(_ record: MiddlewareRecord<String, Int>) {
+        seen.append("processes \(record.input)")
+      }
+    }
+    let seen = Journal<String>()
+    let stack = MiddlewareStack<String, Int>([
+      Observer(seen: seen), Marking(mark: "+", seen: seen),
+    ])
+    #expect(stack.interceptsInputs)
+    #expect(stack.intercept("a", state: 0) == "a+")
+    stack.process(record("a+", state: 1))
+    #expect(seen.values == ["+ intercepts a at 0", "processes a+", "+ processes a+ at 1"])
+    #expect(!MiddlewareStack<String, Int>([Observer(seen: seen)]).interceptsInputs)
+    #expect(!ClosureMiddleware<String, Int>(process: { _ in }).interceptsInputs)
+  }
 }

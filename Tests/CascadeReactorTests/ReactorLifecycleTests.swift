@@ -89,7 +89,7 @@ struct ReactorLifecycleTests {
     _ = consume probe
     reactor = nil
     #expect(weakReactor == nil)
-    #expect(await eventually(timeout: .milliseconds(500)) { cancelled.value == 2 })
+    #expect(await eventually { cancelled.value == 2 })
   }
 
   // AT-32: nothing is delivered after the reactor is released: a stream mutation due later never

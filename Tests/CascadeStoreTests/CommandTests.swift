@@ -134,4 +134,28 @@ struct CommandTests {
     func canExecute(state: [String]) -> Bool { state.contains("first done") }
     func execute(state: [String], core: Store<[String], String>) { core.send("second ran") }
   }
+
+  /// Notes the state it runs against, then fires a note of its own.
+  struct Turn: Command {
+    var name: String
+    func execute(state: Weather, core: Core<Weather>) {
+      core.fire(event: Note(text: "\(name) saw \(state.log)"))
+    }
+  }
+
+  // What a command fires before returning completes its turn: two commands queued back to back
+  // (here from a subscriber, while the store is processing) each see the other's events in
+  // order, instead of the second running against a state that misses the first's note.
+  @Test func eventsFiredByACommandAreReducedBeforeTheNextCommand() {
+    let core = Core(state: Weather(), scheduler: TestScheduler())
+    let fired = Counter()
+    let subscription = core.subscribe(on: .synchronous) { state in
+      guard state.location == "Oslo", fired.increment() == 1 else { return }
+      core.fire(command: Turn(name: "first"))
+      core.fire(command: Turn(name: "second"))
+    }
+    core.fire(event: Located(place: "Oslo"))
+    #expect(core.state.log == ["first saw []", "second saw [\"first saw []\"]"])
+    subscription.dispose()
+  }
 }

@@ -27,7 +27,8 @@ let package = Package(
   dependencies: [
     // The root package, by path; `name:` pins its identity whatever the checkout's folder is
     // called.
-    .package(name: "cascade", path: "../..")
+    .package(name: "cascade", path: "../.."),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // MARK: - Executables
@@ -38,6 +39,8 @@ let package = Package(
         .product(name: "CascadeStore", package: "cascade"),
         .product(name: "CascadeReactor", package: "cascade"),
         .product(name: "CascadeFeedback", package: "cascade"),
+        .product(name: "CascadeMiddleware", package: "cascade"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: settings
     )

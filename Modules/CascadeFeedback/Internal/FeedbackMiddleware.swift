@@ -14,6 +14,8 @@ struct FeedbackMiddleware<Event: Sendable, State: Sendable>: Middleware {
 
   @usableFromInline var wantsStateBefore: Bool { stack.wantsStateBefore }
 
+  @usableFromInline var interceptsInputs: Bool { stack.interceptsInputs }
+
   @usableFromInline func intercept(
     _ input: FeedbackInput<Event>,
     state: State

@@ -18,6 +18,8 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline var wantsStateBefore: Bool { stack.wantsStateBefore }
 
+  @usableFromInline var interceptsInputs: Bool { stack.interceptsInputs }
+
   @usableFromInline func intercept(
     _ input: ReactorInput<Action, Mutation>,
     state: State

@@ -95,6 +95,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the
   /// processing thread.
   @usableFromInline @exclusivity(unchecked) var elementGroups: [AnyKeyPath: AnyObject] = [:]
+  /// Whether a synchronous command is executing on the processing thread: what it sends is
+  /// collected in `commandInputs` and processed right after it (processing thread only).
+  @usableFromInline @exclusivity(unchecked) var collectingCommandInputs = false
+  @usableFromInline @exclusivity(unchecked) var commandInputs: [Work] = []
+  /// Set at the end of `init` when there are middlewares, never changed after.
+  @usableFromInline @exclusivity(unchecked) var dispatcherStorage: MiddlewareDispatcher<Action>?
   /// The identity of the thread holding the processing token, or 0.
   @usableFromInline let processingThread = Atomic<UInt>(0)
   /// Whether the processing thread is inside the reducer (and so holds the lock).
@@ -119,6 +125,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     self.isolation = isolation
     self.reentrancy = reentrancy
     self.diagnostics = diagnostics ?? StoreEngine.reportDiagnostic
+    if hasMiddlewares {
+      dispatcherStorage = MiddlewareDispatcher { [weak self] action in
+        self?.submit(.action(action, origin: nil))
+      }
+    }
   }
 
   static func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
@@ -228,6 +239,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if reentrancy != .queue, case .action = work {
       reportReentrant(work)
       if reentrancy == .reject { return }
+    }
+    if collectingCommandInputs {
+      commandInputs.append(work)
+      return
     }
     if reducing.load(ordering: .relaxed) {
       // Inside the reducer this thread already holds the lock.
@@ -498,10 +513,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   var handle: Store<State, Action> { Store(engine: self, origin: nil) }
 
+  /// What middlewares send further inputs with: made once (with a weak reference to the engine)
+  /// when the engine has middlewares.
   @usableFromInline
-  var dispatcher: MiddlewareDispatcher<Action> {
-    MiddlewareDispatcher { [weak self] action in self?.submit(.action(action, origin: nil)) }
-  }
+  var dispatcher: MiddlewareDispatcher<Action> { dispatcherStorage ?? .none }
 
   @usableFromInline
   func run(_ command: CommandBox<State, Action>) {
@@ -523,7 +538,21 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   private func execute(_ command: CommandBox<State, Action>, state: State) {
     switch command.work {
     case .sync(let body):
+      // What the command sends before it returns completes its turn: it is processed right
+      // after it, ahead of the inputs queued meanwhile (otherwise a command queued behind this
+      // one would run against a state that misses this one's effects).
+      collectingCommandInputs = true
       body(state, handle)
+      collectingCommandInputs = false
+      guard !commandInputs.isEmpty else { return }
+      let collected = commandInputs
+      commandInputs = []
+      let accepted = storage.withLock { shared -> Bool in
+        guard shared.accepting else { return false }
+        shared.queue.prepend(contentsOf: collected)
+        return true
+      }
+      if !accepted { for work in collected { dropLate(work) } }
     case .async(let body):
       startTask(named: command.name, key: command.id) { handle in try await body(state, handle) }
     }

@@ -1,5 +1,7 @@
+import CascadeMiddleware
 import CascadeStore
 import CascadeStreams
+import Logging
 
 /// W1, counter dispatch: `State { count }`, one action that increments it, one subscriber reading
 /// `count`; N actions sent synchronously from one thread.
@@ -43,6 +45,14 @@ enum W1 {
     [
       Benchmark(workload, .plain, expected: expected, run: runPlain),
       Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
+      Benchmark(
+        workload,
+        .store,
+        variant: "with a LoggingMiddleware whose logger filters every line out",
+        expected: expected,
+        goal: .maximumRatio(2, to: .store),
+        run: runStoreWithFilteredLogging
+      ),
     ] + reactorBenchmarks + [feedbackBenchmark]
 
   static func runPlain(n: Int) throws -> Checksum {
@@ -57,6 +67,28 @@ enum W1 {
   static func runStore(n: Int) throws -> Checksum {
     let tally = Tally()
     let store = Store(initialState: State(), reducer: makeReducer())
+    let subscription = store.subscribe(
+      on: .synchronous,
+      opaque { @Sendable (state: State) in tally.record(state.count) }
+    )
+    dispatch(n: n, to: store)
+    try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
+    subscription.dispose()
+    return tally.checksum
+  }
+
+  /// The Store column with the logging middleware attached at `.info` to a logger at
+  /// `.critical`: the cost of a middleware that decides per action to write nothing (issue 6
+  /// asks for at most twice the time of the store without it).
+  static func runStoreWithFilteredLogging(n: Int) throws -> Checksum {
+    let tally = Tally()
+    var logger = Logger(label: "cascade.benchmarks.w1")
+    logger.logLevel = .critical
+    let store = Store(
+      initialState: State(),
+      middlewares: [LoggingMiddleware<Action, State>(logger: logger, level: .info)],
+      reducer: makeReducer()
+    )
     let subscription = store.subscribe(
       on: .synchronous,
       opaque { @Sendable (state: State) in tally.record(state.count) }
