@@ -1,3 +1,4 @@
+import AppSupport
 import ArgumentParser
 
 /// `movies`: pages through a movie catalog served over HTTP, on any architecture.
@@ -13,4 +14,11 @@ struct MoviesCommand: AsyncParsableCommand {
       """,
     subcommands: [Browse.self, List.self, Serve.self]
   )
+
+  /// Runs the command, once the standard streams are safe to use (see
+  /// `reserveStandardStreams()`).
+  static func main() async {
+    reserveStandardStreams()
+    await main(nil)
+  }
 }
