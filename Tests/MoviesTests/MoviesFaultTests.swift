@@ -39,7 +39,7 @@ import FoundationNetworking
         name: "timeout",
         faults: ServerFaults(hangingPages: [2]),
         error: .timeout,
-        clientTimeout: .milliseconds(400)
+        clientTimeout: .seconds(1)
       ),
       Fault(
         name: "connection closed mid-body",

@@ -153,6 +153,7 @@ import Darwin
       #expect(typed.succeeded, "\(typed.summary)")
       #expect(typed.errorText.contains("unknown command"))
       #expect(typed.errorText.contains("no task has the id 99"))
+      #expect(!typed.errorText.contains("ExitCode"), "a refusal is reported once, in words")
       #expect(typed.outputText.contains("#2 Walk the dog"))
       #expect(try Self.contents(of: path) == before)
     }

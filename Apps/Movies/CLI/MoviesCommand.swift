@@ -1,4 +1,3 @@
-import AppSupport
 import ArgumentParser
 
 /// `movies`: pages through a movie catalog served over HTTP, on any architecture.
@@ -14,11 +13,4 @@ struct MoviesCommand: AsyncParsableCommand {
       """,
     subcommands: [Browse.self, List.self, Serve.self]
   )
-
-  /// Runs the command, once the standard streams are safe to use (see
-  /// `reserveStandardStreams()`).
-  static func main() async {
-    reserveStandardStreams()
-    await main(nil)
-  }
 }

@@ -17,13 +17,6 @@ struct RPGCommand: AsyncParsableCommand {
       """,
     subcommands: [New.self, Play.self, Show.self]
   )
-
-  /// Runs the command, once the standard streams are safe to use (see
-  /// `reserveStandardStreams()`).
-  static func main() async {
-    reserveStandardStreams()
-    await main(nil)
-  }
 }
 
 /// The options every subcommand takes.

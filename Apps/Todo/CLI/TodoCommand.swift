@@ -20,13 +20,6 @@ struct Todo: AsyncParsableCommand {
     defaultSubcommand: Interactive.self
   )
 
-  /// Runs the command, once the standard streams are safe to use (see
-  /// `reserveStandardStreams()`).
-  static func main() async {
-    reserveStandardStreams()
-    await main(nil)
-  }
-
   /// The options, also accepted before the command's name: `todo --db PATH add "Buy milk"`.
   @OptionGroup var options: Options
 }
