@@ -237,6 +237,9 @@ let package = Package(
         "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
         "MoviesKit",
         "MoviesServer",
+        // Built for the tests that run the `movies` executable, and fuzzed in-process.
+        "MoviesCLI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(
@@ -245,17 +248,21 @@ let package = Package(
         "AppSupport",
         "AppHarness",
         "CascadeStreams",
+        "CascadeTestSupport",
         "CascadeTesting",
         "TodoKit",
         // Built for the tests that run the `todo` executable (found next to the test bundle).
         "TodoCLI",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(
       name: "RPGTests",
       dependencies: [
-        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTesting",
+        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTestSupport",
+        "CascadeTesting",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(

@@ -69,7 +69,7 @@ import Testing
     #expect(outcome.status == 0)
     #expect(outcome.output.contains("Page 2 of 17"))
     #expect(outcome.output.contains("  21. Life Is Beautiful (1997)"))
-    #expect(outcome.output.contains("Unknown command 'bogus'"))
+    #expect(outcome.errors.contains("unknown command 'bogus'"))
     #expect(outcome.output.components(separatedBy: "Page 1 of 17").count == 3)  // first, refresh
   }
 

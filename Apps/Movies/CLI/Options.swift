@@ -96,6 +96,7 @@ struct ServerOptions: ParsableArguments {
       throw ValidationError("--fail-rate must be within 0…1")
     }
     guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+    if catalog?.isEmpty == true { throw ValidationError("--catalog needs a path") }
   }
 
   var faults: ServerFaults {

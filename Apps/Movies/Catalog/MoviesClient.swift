@@ -165,7 +165,9 @@ public struct MoviesClient: MoviePageSource {
     case .dataCorrupted: "not JSON"
     case .keyNotFound(let key, _): "missing '\(key.stringValue)'"
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+      context.codingPath.isEmpty
+        ? "wrong type at the top level"
+        : "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
     default: String(describing: error)
     }
   }

@@ -27,6 +27,7 @@ public final class MovieCatalogServer: Sendable {
     var faults: ServerFaults
     var generator: SeededGenerator
     var failuresLeft: [Int: Int]
+    var disconnectionsLeft: [Int: Int]
     var requests: [Int] = []
   }
 
@@ -43,7 +44,8 @@ public final class MovieCatalogServer: Sendable {
       ServerState(
         faults: faults,
         generator: SeededGenerator(seed: faults.seed),
-        failuresLeft: faults.failingPages
+        failuresLeft: faults.failingPages,
+        disconnectionsLeft: faults.disconnectingPages
       )
     )
   }
@@ -56,6 +58,7 @@ public final class MovieCatalogServer: Sendable {
         state.faults = newValue
         state.generator = SeededGenerator(seed: newValue.seed)
         state.failuresLeft = newValue.failingPages
+        state.disconnectionsLeft = newValue.disconnectingPages
       }
     }
   }
@@ -138,7 +141,7 @@ public final class MovieCatalogServer: Sendable {
         #"{"status_code":22,"status_message":"Invalid page: pages start at 1 and max at 500."}"#
       )
     }
-    enum Outcome { case page, fail, malformed, hang }
+    enum Outcome { case page, fail, malformed, hang, disconnect }
     let (outcome, latency) = state.withLock { state -> (Outcome, Duration) in
       state.requests.append(page)
       let faults = state.faults
@@ -153,6 +156,10 @@ public final class MovieCatalogServer: Sendable {
         return (.fail, faults.latency)
       }
       if faults.malformedPages.contains(page) { return (.malformed, faults.latency) }
+      if let left = state.disconnectionsLeft[page], left > 0 {
+        state.disconnectionsLeft[page] = left - 1
+        return (.disconnect, faults.latency)
+      }
       return (.page, faults.latency)
     }
     if latency > .zero { try? await Task.sleep(for: latency) }
@@ -168,16 +175,27 @@ public final class MovieCatalogServer: Sendable {
       )
     case .malformed:
       return Self.json(status: .ok, #"{"page":\#(page),"results":[{"id":"#)
-    case .page:
+    case .page, .disconnect:
+      let body: Data
       do {
-        return HTTPResponse(
-          statusCode: .ok,
-          headers: [.contentType: "application/json"],
-          body: try JSONEncoder().encode(catalog.page(page))
-        )
+        body = try JSONEncoder().encode(catalog.page(page))
       } catch {
         return HTTPResponse(statusCode: .internalServerError)
       }
+      guard outcome == .disconnect else {
+        return HTTPResponse(
+          statusCode: .ok,
+          headers: [.contentType: "application/json"],
+          body: body
+        )
+      }
+      // The headers announce the whole body; sending it fails halfway, and FlyingFox then
+      // closes the connection.
+      return HTTPResponse(
+        statusCode: .ok,
+        headers: [.contentType: "application/json"],
+        body: HTTPBodySequence(from: BrokenBody(bytes: Array(body)), count: body.count)
+      )
     }
   }
 
@@ -187,5 +205,33 @@ public final class MovieCatalogServer: Sendable {
       headers: [.contentType: "application/json"],
       body: Data(body.utf8)
     )
+  }
+}
+
+/// A body that gives the first half of its bytes, then fails as a dropped connection would.
+private struct BrokenBody: AsyncBufferedSequence {
+  typealias Element = UInt8
+
+  /// The whole body; only the first half is given.
+  let bytes: [UInt8]
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(remaining: bytes[..<(bytes.count / 2)])
+  }
+
+  struct Iterator: AsyncBufferedIteratorProtocol {
+    var remaining: ArraySlice<UInt8>
+
+    mutating func next() async throws -> UInt8? {
+      guard let byte = remaining.popFirst() else { throw SocketError.disconnected }
+      return byte
+    }
+
+    mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
+      guard !remaining.isEmpty else { throw SocketError.disconnected }
+      let buffer = remaining.prefix(Swift.max(1, count))
+      remaining = remaining.dropFirst(buffer.count)
+      return buffer
+    }
   }
 }

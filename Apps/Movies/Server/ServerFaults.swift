@@ -7,6 +7,7 @@
 /// faults.failingPages = [2: 1]    // page 2 answers HTTP 500 once, then works
 /// faults.malformedPages = [3]     // page 3 answers a truncated JSON body
 /// faults.hangingPages = [4]       // page 4 never answers
+/// faults.disconnectingPages = [5: 1]  // page 5 breaks off its body once, then works
 /// ```
 public struct ServerFaults: Sendable, Equatable {
   /// How long every answer waits.
@@ -22,6 +23,9 @@ public struct ServerFaults: Sendable, Equatable {
   public var malformedPages: Set<Int>
   /// Pages that never answer (until the server stops).
   public var hangingPages: Set<Int>
+  /// Pages whose answer is cut off: the status and headers announce the whole body, half of it
+  /// is sent, and the server closes the connection; with how many times before they work.
+  public var disconnectingPages: [Int: Int]
 
   /// No fault: every page answers at once.
   public init(
@@ -30,7 +34,8 @@ public struct ServerFaults: Sendable, Equatable {
     seed: UInt64 = 0,
     failingPages: [Int: Int] = [:],
     malformedPages: Set<Int> = [],
-    hangingPages: Set<Int> = []
+    hangingPages: Set<Int> = [],
+    disconnectingPages: [Int: Int] = [:]
   ) {
     self.latency = latency
     self.failureRate = failureRate
@@ -38,6 +43,7 @@ public struct ServerFaults: Sendable, Equatable {
     self.failingPages = failingPages
     self.malformedPages = malformedPages
     self.hangingPages = hangingPages
+    self.disconnectingPages = disconnectingPages
   }
 }
 

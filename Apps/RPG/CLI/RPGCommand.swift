@@ -115,7 +115,7 @@ struct Play: AsyncParsableCommand {
     if let script {
       try await runScript(at: script, session: session)
     } else {
-      try await runInteractive(session: session)
+      try await runInteractive(session: session) { readLine() }
     }
     try await session.saveAtEnd()
   }
@@ -149,7 +149,9 @@ struct Play: AsyncParsableCommand {
     }
   }
 
-  private func runInteractive(session: Session) async throws {
+  /// The interactive loop: reads `nextLine` until it returns `nil` (end of input) or `quit`;
+  /// a bad line is reported on standard error and the loop goes on.
+  func runInteractive(session: Session, nextLine: () -> String?) async throws {
     try await session.loadIfPresent()
     if !options.json {
       print("Cascade RPG (\(options.architecture)). Type 'help' for the commands.")
@@ -160,7 +162,7 @@ struct Play: AsyncParsableCommand {
         print("> ", terminator: "")
         fflush(nil)
       }
-      guard let line = readLine() else {
+      guard let line = nextLine() else {
         if !options.json { print() }
         break
       }

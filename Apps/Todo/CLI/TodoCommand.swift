@@ -31,6 +31,11 @@ struct Options: ParsableArguments {
 
   @Option(name: .long, help: "The architecture: store, reactor or feedback.")
   var architecture: Architecture = .store
+
+  func validate() throws {
+    // SQLite would take "" for a temporary database, gone with the process, and all with it.
+    if db?.isEmpty == true { throw ValidationError("--db needs a path") }
+  }
 }
 
 extension Architecture: ExpressibleByArgument {}
@@ -180,17 +185,27 @@ struct Interactive: AsyncParsableCommand {
     let session = try Session(options)
     let prompt = isatty(STDIN_FILENO) == 1
     if prompt { print("todo on \(session.database.path); type help") }
+    await Self.loop(session: session, prompt: prompt) { readLine() }
+  }
+
+  /// Runs the commands `nextLine` gives until it returns `nil` (end of input) or `quit`.
+  ///
+  /// A bad line or a refused command is reported on standard error and the loop goes on. What a
+  /// command printed (an `added #…` acknowledgement, given once the task is written) is flushed
+  /// before the next line is read, so a reader of a pipe sees it at once.
+  static func loop(session: Session, prompt: Bool, nextLine: () -> String?) async {
     while true {
-      if prompt {
-        print("todo> ", terminator: "")
-        fflush(nil)
-      }
-      guard let line = readLine() else { break }
+      if prompt { print("todo> ", terminator: "") }
+      fflush(nil)
+      guard let line = nextLine() else { break }
       do {
         if try await session.run(try TodoCommandLine.parse(line)) == .quit { break }
+      } catch is ExitCode {
+        // Already reported by the session.
       } catch {
         Session.complain("\(error)")
       }
     }
+    fflush(nil)
   }
 }
