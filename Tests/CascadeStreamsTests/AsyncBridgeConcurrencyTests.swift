@@ -5,7 +5,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@Suite(.checksResources, .timeLimit(.minutes(1)))
+@Suite(.checksResources, .timeLimit(.minutes(5)))
 struct AsyncBridgeConcurrencyTests {
   // MARK: values: cancelling the consumer
 

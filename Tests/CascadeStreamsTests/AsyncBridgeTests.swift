@@ -4,7 +4,7 @@ import CascadeTestSupport
 import CascadeTesting
 import Testing
 
-@Suite(.checksResources, .timeLimit(.minutes(1)))
+@Suite(.checksResources, .timeLimit(.minutes(5)))
 struct AsyncBridgeTests {
   // MARK: Observable.task / Observable(operation:)
 

@@ -3,7 +3,7 @@ import CascadeTestSupport
 import CascadeTesting
 import Testing
 
-@Suite(.checksResources, .timeLimit(.minutes(1)))
+@Suite(.checksResources, .timeLimit(.minutes(5)))
 struct ObservableValuesTests {
   @Test func infallibleStreamIsANonThrowingSequence() async {
     var received: [Int] = []

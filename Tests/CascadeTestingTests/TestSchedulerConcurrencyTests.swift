@@ -6,7 +6,7 @@ import Testing
 
 /// The scheduler used from several threads and tasks: the diagnosis of concurrent advancing, and
 /// the `Clock` side, where tasks on the cooperative pool sleep on virtual time.
-@Suite(.checksResources, .timeLimit(.minutes(1)))
+@Suite(.checksResources, .timeLimit(.minutes(5)))
 struct TestSchedulerConcurrencyTests {
   // AT-46: advancing from a second thread while another thread advances is diagnosed, and the
   // second call runs nothing.

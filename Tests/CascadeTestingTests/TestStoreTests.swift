@@ -5,7 +5,7 @@ import Testing
 
 /// The exhaustive test store: the happy paths on virtual time, and one test per failure of
 /// AT-33, each proving the failure is reported (through IssueReporting) with a precise message.
-@Suite(.checksResources, .timeLimit(.minutes(1)))
+@Suite(.checksResources, .timeLimit(.minutes(5)))
 struct TestStoreTests {
   struct Counter: Equatable, Sendable {
     var count = 0

@@ -12,7 +12,7 @@ import Testing
 /// Thousands of seeded random command lines against `movies`' argument parser, its browse
 /// keys and its browse loop, in-process: nothing crashes, and every input either parses or
 /// fails with a message.
-@Suite(.checksResources) struct MoviesFuzzTests {
+@Suite struct MoviesFuzzTests {
   static let verbs = ["browse", "list", "serve", "n", "next", "r", "t", "retry", "q", "refresh"]
   static let flags = [
     "--pages", "--all", "--json", "--api", "--api-key", "--architecture", "--timeout", "--retries",
@@ -53,7 +53,11 @@ import Testing
     }
     #expect(parsed > 300)
   }
+}
 
+/// The interactive loop in-process, on every architecture: it creates stores, reactors and
+/// loops, so it runs under the resource check (one at a time with the other checked suites).
+@Suite(.checksResources) struct MoviesLoopFuzzTests {
   /// The browse loop, fed random keys against a server that fails one page in five, reads to
   /// the end of its input and leaves the service idle.
   @Test(arguments: Architecture.allCases)

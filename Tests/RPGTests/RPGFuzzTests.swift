@@ -11,7 +11,7 @@ import Testing
 /// Thousands of seeded random command lines against `rpg`'s argument parser, its line parser
 /// and its interactive loop, in-process: nothing crashes, and every input either parses or
 /// fails with a message.
-@Suite(.checksResources) struct RPGFuzzTests {
+@Suite struct RPGFuzzTests {
   static let verbs = [
     "new", "play", "show", "help", "explore", "attack", "a", "e", "potion", "rest", "flee", "save",
     "load", "quit", "q", "s", "?", "Ada",
@@ -53,7 +53,11 @@ import Testing
     }
     #expect(parsed > 300)
   }
+}
 
+/// The interactive loop in-process, on every architecture: it creates stores, reactors and
+/// loops, so it runs under the resource check (one at a time with the other checked suites).
+@Suite(.checksResources) struct RPGLoopFuzzTests {
   /// The interactive loop, fed random lines on every architecture, reads to the end of its
   /// input (or a `quit`) without failing; a rejected line leaves the game as it was.
   @Test(arguments: ["store", "reactor", "feedback"])
@@ -63,7 +67,7 @@ import Testing
     let save = directory.file("save.json").path
     let play = try Play.parse(["--save", save, "--json", "--architecture", architecture])
     let session = Session(options: play.options)
-    var fuzz = Fuzz(seed: 13, verbs: Self.verbs.filter { $0 != "quit" && $0 != "q" })
+    var fuzz = Fuzz(seed: 13, verbs: RPGFuzzTests.verbs.filter { $0 != "quit" && $0 != "q" })
     var lines = ["new Ada 5"]
     for _ in 0..<300 {
       var line = fuzz.line()

@@ -11,7 +11,7 @@ import TodoKit
 /// Thousands of seeded random command lines against `todo`'s argument parser, its line parser
 /// and its interactive loop, in-process: nothing crashes, and every input either parses or
 /// fails with a message.
-@Suite(.checksResources) struct TodoFuzzTests {
+@Suite struct TodoFuzzTests {
   static let verbs = [
     "add", "list", "ls", "done", "undone", "toggle", "edit", "rm", "delete", "mv", "move", "undo",
     "redo", "search", "help", "shell", "1", "2",
@@ -53,7 +53,11 @@ import TodoKit
     }
     #expect(parsed > 300)
   }
+}
 
+/// The interactive loop in-process, on every architecture: it creates stores, reactors and
+/// loops, so it runs under the resource check (one at a time with the other checked suites).
+@Suite(.checksResources) struct TodoLoopFuzzTests {
   /// The interactive loop, fed random lines on every architecture, reads to the end of its
   /// input, and the database is consistent afterwards: the service's state is what the file
   /// holds.
@@ -62,7 +66,7 @@ import TodoKit
     try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("todo.sqlite").path
       let options = try Options.parse(["--db", path, "--architecture", architecture.rawValue])
-      var fuzz = Fuzz(seed: 23, verbs: Self.verbs + ["add", "add", "done", "rm"])
+      var fuzz = Fuzz(seed: 23, verbs: TodoFuzzTests.verbs + ["add", "add", "done", "rm"])
       var lines = ["add first", "add second"]
       for _ in 0..<300 {
         let line = fuzz.line()
