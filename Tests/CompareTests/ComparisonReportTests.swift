@@ -22,6 +22,7 @@ import Testing
             files: ["Apps/RPG/Game/StoreGame.swift"],
             seconds: 0.5,
             replaysPerSecond: 6,
+            processorSecondsPerReplay: 0.05,
             peakMemoryBytes: 2_097_152
           ),
           ComparisonReport.Result(
@@ -33,6 +34,7 @@ import Testing
             files: ["Apps/RPG/Game/ReactorGame.swift"],
             seconds: 1,
             replaysPerSecond: 3,
+            processorSecondsPerReplay: 0.125,
             peakMemoryBytes: nil
           ),
         ]
@@ -55,6 +57,7 @@ import Testing
     #expect(store["identicalStates"] as? Bool == true)
     #expect(store["linesOfCode"] as? Int == 100)
     #expect(store["replaysPerSecond"] as? Double == 6)
+    #expect(store["processorSecondsPerReplay"] as? Double == 0.05)
     #expect(store["peakMemoryBytes"] as? Int == 2_097_152)
     #expect(store["files"] as? [String] == ["Apps/RPG/Game/StoreGame.swift"])
     #expect(results.last?["difference"] as? String == "a full game: differs from store at state 3")
@@ -64,13 +67,19 @@ import Testing
   @Test func theMarkdownHasARowPerArchitecture() {
     let lines = Self.report.markdown.split(separator: "\n").map(String.init)
     #expect(lines[0].hasPrefix("| App | Architecture | Same states | Lines of code |"))
-    #expect(lines[2] == "| RPG | store | yes (12 states) | 100 | 6.0 | 166.67 | 2.0 MiB |")
+    #expect(lines[2] == "| RPG | store | yes (12 states) | 100 | 6.0 | 166.67 | 50.00 | 2.0 MiB |")
     #expect(
       lines[3]
         == "| RPG | reactor | **no**: a full game: differs from store at state 3 | 60 | 3.0 "
-        + "| 333.33 | n/a |"
+        + "| 333.33 | 125.00 | n/a |"
     )
     #expect(!Self.report.allIdentical)
+  }
+
+  @Test func peakMemoryUnderAMebibyteIsShownInKibibytes() {
+    var report = Self.report
+    report.apps[0].architectures[0].peakMemoryBytes = 65_536
+    #expect(report.markdown.contains("| 166.67 | 50.00 | 64 KiB |"))
   }
 
   @Test func peakMemoryFieldsAreReadInBytes() {

@@ -13,7 +13,7 @@ private let repository = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The comparison end to end, on the real apps and on an app whose feedback loop misbehaves.
-@Suite(.checksResources) struct ComparisonTests {
+@Suite(.checksResources, .serialized) struct ComparisonTests {
   @Test func theRPGIsIdenticalOnEveryArchitecture() async throws {
     let comparison = Comparison(root: repository, iterations: 1)
     let app = try await comparison.measure(RPGComparison())

@@ -53,6 +53,15 @@ struct CompareCommand: AsyncParsableCommand {
         "unknown app '\(app)'; known apps: \(known.joined(separator: ", "))"
       )
     }
+    if let json {
+      let directory = URL(fileURLWithPath: json).deletingLastPathComponent().path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      else {
+        throw ValidationError("--json \(json): the directory \(directory) does not exist")
+      }
+    }
   }
 
   func run() async throws {

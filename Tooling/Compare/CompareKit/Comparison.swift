@@ -111,6 +111,7 @@ public struct Comparison: Sendable {
       progress("\(app.name) on \(architecture): \(iterations) replays")
       let memory = MemoryProbe.start()
       let clock = ContinuousClock()
+      let processorStart = ProcessorTime.now()
       let start = clock.now
       for _ in 0..<iterations {
         _ = try await withTemporaryDirectory { directory in
@@ -118,6 +119,7 @@ public struct Comparison: Sendable {
         }
       }
       let elapsed = clock.now - start
+      let processorSeconds = ProcessorTime.now() - processorStart
       let peak = MemoryProbe.peakDelta(since: memory)
       let seconds =
         Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -132,6 +134,7 @@ public struct Comparison: Sendable {
           files: app.implementationFiles[architecture] ?? [],
           seconds: seconds,
           replaysPerSecond: seconds > 0 ? Double(iterations) / seconds : 0,
+          processorSecondsPerReplay: processorSeconds / Double(iterations),
           peakMemoryBytes: peak
         )
       )

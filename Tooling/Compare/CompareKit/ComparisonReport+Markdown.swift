@@ -6,8 +6,9 @@ extension ComparisonReport {
   /// was measured and the scenarios replayed.
   public var markdown: String {
     var lines = [
-      "| App | Architecture | Same states | Lines of code | Replays/s | ms/replay | Peak RSS Δ |",
-      "|---|---|---|--:|--:|--:|--:|",
+      "| App | Architecture | Same states | Lines of code | Replays/s | ms/replay | CPU ms/replay "
+        + "| Peak RSS Δ |",
+      "|---|---|---|--:|--:|--:|--:|--:|",
     ]
     for app in apps {
       for result in app.architectures {
@@ -18,7 +19,8 @@ extension ComparisonReport {
         let cells = [
           app.name, result.architecture.rawValue, same, "\(result.linesOfCode)",
           Self.format(result.replaysPerSecond, digits: 1), Self.format(perReplay, digits: 2),
-          result.peakMemoryBytes.map(Self.mebibytes) ?? "n/a",
+          Self.format(result.processorSecondsPerReplay * 1000, digits: 2),
+          result.peakMemoryBytes.map(Self.memory) ?? "n/a",
         ]
         lines.append("| " + cells.joined(separator: " | ") + " |")
       }
@@ -28,7 +30,9 @@ extension ComparisonReport {
       "\(iterations) replays per app and architecture, \(configuration) build, "
         + "\(processors) processors. A replay runs every scenario of the app once, each on a "
         + "fresh service. Lines of code: non-blank, non-comment lines of each architecture's "
-        + "implementation file. Memory: \(memoryMethod)."
+        + "implementation file. ms/replay is wall-clock time, CPU ms/replay the processor "
+        + "time of the whole process (user and system, all threads) per replay. "
+        + "Memory: \(memoryMethod)."
     )
     lines.append("")
     for app in apps {
@@ -41,7 +45,8 @@ extension ComparisonReport {
     String(format: "%.\(digits)f", value)
   }
 
-  static func mebibytes(_ bytes: Int) -> String {
-    String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+  static func memory(_ bytes: Int) -> String {
+    bytes < 1_048_576
+      ? "\(bytes / 1024) KiB" : String(format: "%.1f MiB", Double(bytes) / 1_048_576)
   }
 }

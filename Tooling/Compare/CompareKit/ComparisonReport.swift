@@ -66,6 +66,9 @@ public struct ComparisonReport: Sendable, Equatable, Codable {
     public var seconds: Double
     /// Replays of all the app's scenarios per second.
     public var replaysPerSecond: Double
+    /// Processor time (user and system, every thread of the process, the embedded server's
+    /// too) per replay, in seconds.
+    public var processorSecondsPerReplay: Double
     /// The peak memory the replays added, in bytes; nil when it could not be measured.
     public var peakMemoryBytes: Int?
 
@@ -79,6 +82,7 @@ public struct ComparisonReport: Sendable, Equatable, Codable {
       files: [String],
       seconds: Double,
       replaysPerSecond: Double,
+      processorSecondsPerReplay: Double,
       peakMemoryBytes: Int?
     ) {
       self.architecture = architecture
@@ -89,6 +93,7 @@ public struct ComparisonReport: Sendable, Equatable, Codable {
       self.files = files
       self.seconds = seconds
       self.replaysPerSecond = replaysPerSecond
+      self.processorSecondsPerReplay = processorSecondsPerReplay
       self.peakMemoryBytes = peakMemoryBytes
     }
   }
