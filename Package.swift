@@ -269,6 +269,7 @@ let package = Package(
       dependencies: [
         "AppSupport",
         "AppHarness",
+        "AppScenarios",
         "CascadeStreams",
         "CascadeTesting",
         "TodoKit",
@@ -280,7 +281,8 @@ let package = Package(
     .testTarget(
       name: "RPGTests",
       dependencies: [
-        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTesting",
+        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "AppScenarios", "CascadeStreams",
+        "CascadeTesting",
       ]
     ),
     .testTarget(

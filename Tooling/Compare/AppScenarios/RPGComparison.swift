@@ -51,18 +51,24 @@ public struct RPGComparison: ComparedApp {
       intents.map { Step.send($0) }
       Step.await("level 3") { $0.game?.player.level == 3 }
       Step.expect("the state the rules predict") { $0 == end }
+      Step.expect("stronger") { state in
+        state.game?.player.maxHP == 30 && state.game?.player.attack == 9
+      }
     }
   }()
 
-  /// The reckless bot plays the first seed on which it dies, then starts again.
+  /// The reckless bot plays the first seed on which it dies; no turn is taken after that, and a
+  /// new game can start.
   public static let death: Scenario<GameIntent, GameState> = {
     let runs = (0..<100 as Range<UInt64>).lazy.map { seed in
       GameBot.play(seed: seed, strategy: .reckless) { $0.game?.isOver == true }
     }
     let (intents, end) = runs.first { $0.state.game?.isOver == true } ?? runs[0]
     return Scenario("death ends the game") {
+      Step.expect("the reckless bot died", { _ in end.game?.isOver == true })
       intents.map { Step.send($0) }
       Step.await("game over") { $0.game?.isOver == true }
+      Step.expect("the last word") { $0.message.hasSuffix("has fallen. Game over.") }
       Step.send(.attack)
       Step.await("no more turns") { $0.message.contains("the game is over") }
       Step.expect("nothing changed but the message") { $0.game == end.game }
@@ -83,12 +89,19 @@ public struct RPGComparison: ComparedApp {
       before.map { Step.send($0) }
       Step.send(.save(overwrite: false))
       Step.await("saved") { state in !state.isBusy && state.savedStep == saved?.step }
+      Step.expect("no error, nothing unsaved") { $0.saveError == nil && !$0.hasUnsavedChanges }
       Step.send(.explore)
       Step.send(.rest)
       Step.await("played on") { $0.hasUnsavedChanges }
       Step.send(.load)
       Step.await("loaded") { idle($0) && $0.message.hasPrefix("Game loaded") }
       Step.expect("the saved game is back") { $0.game == saved && !$0.hasUnsavedChanges }
+      Step.perform("the file holds the saved game") {
+        guard try GameFile(url: file).read() == saved else { throw SaveMismatch() }
+      }
     }
   }
+
+  /// The save file does not hold the game saved.
+  struct SaveMismatch: Error {}
 }

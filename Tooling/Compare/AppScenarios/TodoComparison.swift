@@ -35,9 +35,9 @@ public struct TodoComparison: ComparedApp {
     return makeTodo(architecture, database: try TodoDatabase(path: file.path))
   }
 
-  /// RxTodo's basics, and undo and redo.
+  /// RxTodo's basics, and undo and redo, each waiting after each intent until it is handled.
   public func scenarios(in directory: URL) -> [Scenario<TodoIntent, TodoState>] {
-    [Self.basics, Self.undoAndRedo]
+    [Self.handlingEachIntent(Self.basics), Self.handlingEachIntent(Self.undoAndRedo)]
   }
 
   /// Sends an intent and waits until its write has finished.
@@ -48,6 +48,9 @@ public struct TodoComparison: ComparedApp {
   static func titles(_ state: TodoState) -> [String] { state.tasks.map(\.title) }
 
   /// `scenario`, waiting after each intent until the service has handled it.
+  ///
+  /// `send` returns before the intent is handled when another thread (a finished write) is
+  /// processing the service's inputs; a step after it must not see the state from before it.
   public static func handlingEachIntent(_ scenario: TodoScenario) -> TodoScenario {
     var steps: [Step] = []
     var sent = 0
@@ -62,42 +65,60 @@ public struct TodoComparison: ComparedApp {
     return TodoScenario(scenario.name, timeout: scenario.timeout, steps: steps)
   }
 
-  /// Add, edit, mark done, move and delete.
-  public static let basics = handlingEachIntent(
-    TodoScenario("add, edit, mark done, move and delete") {
-      write(.add(title: "Buy milk"))
-      write(.add(title: "  Walk the dog "))
-      write(.add(title: "Write report"))
-      write(.toggle(id: 1))
-      write(.setDone(id: 3, true))
-      write(.setDone(id: 3, false))
-      write(.edit(id: 2, title: "Walk the cat"))
-      write(.move(id: 3, to: 0))
-      Step.expect("report first, milk done") {
-        titles($0) == ["Write report", "Buy milk", "Walk the cat"]
-          && $0.tasks.map(\.done) == [false, true, false]
-      }
-      write(.delete(id: 1))
-      Step.expect("milk gone") { titles($0) == ["Write report", "Walk the cat"] }
+  /// Add, edit, mark done, move and delete (RxTodo's basics); run it through
+  /// ``handlingEachIntent(_:)``.
+  public static let basics = TodoScenario("add, edit, mark done, move and delete") {
+    write(.add(title: "Buy milk"))
+    write(.add(title: "  Walk the dog "))
+    write(.add(title: "Write report"))
+    Step.expect("three tasks, ids 1 to 3, titles trimmed") {
+      titles($0) == ["Buy milk", "Walk the dog", "Write report"]
+        && $0.tasks.map(\.id) == [1, 2, 3] && $0.tasks.map(\.position) == [0, 1, 2]
     }
-  )
+    write(.toggle(id: 1))
+    write(.setDone(id: 3, true))
+    write(.setDone(id: 3, false))
+    write(.edit(id: 2, title: "Walk the cat"))
+    write(.move(id: 3, to: 0))
+    Step.expect("report first, milk done") {
+      titles($0) == ["Write report", "Buy milk", "Walk the cat"]
+        && $0.tasks.map(\.done) == [false, true, false]
+        && $0.tasks.map(\.position) == [0, 1, 2]
+    }
+    write(.delete(id: 1))
+    Step.expect("milk gone, positions closed") {
+      titles($0) == ["Write report", "Walk the cat"] && $0.tasks.map(\.position) == [0, 1]
+        && $0.canUndo && !$0.canRedo && $0.lastError == nil
+    }
+  }
 
-  /// Undo and redo of edits, adds, deletes and an import.
-  public static let undoAndRedo = handlingEachIntent(
-    TodoScenario("undo and redo") {
-      Step.send(.undo)
-      write(.add(title: "a"))
-      write(.add(title: "b"))
-      write(.edit(id: 1, title: "A"))
-      write(.undo)
-      write(.undo)
-      write(.redo)
-      Step.expect("add redone, same id") { titles($0) == ["a", "b"] && $0.tasks[1].id == 2 }
-      write(.delete(id: 1))
-      write(.undo)
-      write(.importTasks([TodoDraft(title: "d", done: true), TodoDraft(title: "e")]))
-      write(.undo)
-      Step.expect("an import is one undo step") { titles($0) == ["a", "b"] }
+  /// Undo and redo of edits, adds, deletes and an import; run it through
+  /// ``handlingEachIntent(_:)``.
+  public static let undoAndRedo = TodoScenario("undo and redo") {
+    Step.send(.undo)
+    Step.expect("nothing to undo yet") { $0.lastError == .nothingToUndo && $0.isIdle }
+    write(.add(title: "a"))
+    write(.add(title: "b"))
+    write(.edit(id: 1, title: "A"))
+    write(.undo)
+    Step.expect("edit undone") { titles($0) == ["a", "b"] && $0.canRedo && $0.canUndo }
+    write(.undo)
+    Step.expect("add undone") { titles($0) == ["a"] }
+    write(.redo)
+    Step.expect("add redone, same id") { titles($0) == ["a", "b"] && $0.tasks[1].id == 2 }
+    write(.delete(id: 1))
+    Step.expect("a new change clears redo") { titles($0) == ["b"] && !$0.canRedo }
+    Step.send(.redo)
+    Step.expect("nothing to redo") { $0.lastError == .nothingToRedo }
+    write(.undo)
+    Step.expect("delete undone: the task is back, in its place") {
+      titles($0) == ["a", "b"] && $0.tasks.map(\.id) == [1, 2]
     }
-  )
+    write(.add(title: "c"))
+    Step.expect("ids are never reused") { $0.tasks.last?.id == 3 }
+    write(.importTasks([TodoDraft(title: "d", done: true), TodoDraft(title: "e")]))
+    Step.expect("imported") { titles($0) == ["a", "b", "c", "d", "e"] && $0.tasks[3].done }
+    write(.undo)
+    Step.expect("an import is one undo step") { titles($0) == ["a", "b", "c"] }
+  }
 }
