@@ -14,8 +14,8 @@ struct CompareCommand: AsyncParsableCommand {
     discussion: """
       For each app (RPG, Movies, Todo) and architecture: whether the sequences of distinct \
       states were identical across the three architectures, the non-blank, non-comment lines \
-      of the architecture's implementation, replays of the app's scenarios per second, and \
-      the peak memory the replays added. Prints a Markdown table; --json also writes JSON. \
+      of the architecture's implementation, replays of the app's scenarios per second, \
+      processor time per replay, and the peak memory the replays added. Prints a Markdown table; --json also writes JSON. \
       Exits with status 1 when some architecture went through different states. Build in \
       release for meaningful numbers: swift run -c release cascade-compare
       """
