@@ -163,6 +163,23 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("cascade-compare-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: directory) }
-  return try await body(directory)
+  do {
+    let result = try await body(directory)
+    await remove(directory)
+    return result
+  } catch {
+    await remove(directory)
+    throw error
+  }
+}
+
+/// Removes `directory`, trying again for up to a second: a service released at the end of a
+/// scenario may still be closing its database on another thread, and SQLite then deletes its
+/// `-wal` and `-shm` files while the directory is being emptied, which fails the removal.
+func remove(_ directory: URL) async {
+  for _ in 0..<100 {
+    try? FileManager.default.removeItem(at: directory)
+    guard FileManager.default.fileExists(atPath: directory.path) else { return }
+    try? await Task.sleep(for: .milliseconds(10))
+  }
 }
