@@ -27,6 +27,7 @@ let package = Package(
     .executable(name: "movies", targets: ["MoviesCLI"]),
     .executable(name: "todo", targets: ["TodoCLI"]),
     .executable(name: "rpg", targets: ["RPGCLI"]),
+    .executable(name: "cascade-compare", targets: ["CascadeCompare"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -159,6 +160,30 @@ let package = Package(
       path: "Apps/RPG/CLI"
     ),
 
+    // MARK: - Tooling
+
+    // `cascade-compare`: the apps' scenarios on every architecture, compared.
+    .target(
+      name: "AppScenarios",
+      dependencies: [
+        "AppHarness", "AppSupport", "RPGKit", "MoviesKit", "MoviesServer", "TodoKit",
+      ],
+      path: "Tooling/Compare/AppScenarios"
+    ),
+    .target(
+      name: "CompareKit",
+      dependencies: ["AppHarness", "AppScenarios", "AppSupport"],
+      path: "Tooling/Compare/CompareKit"
+    ),
+    .executableTarget(
+      name: "CascadeCompare",
+      dependencies: [
+        "AppScenarios", "CompareKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tooling/Compare/CascadeCompare"
+    ),
+
     // MARK: - Tests
     .target(
       name: "CascadeTestSupport",
@@ -247,6 +272,7 @@ let package = Package(
       dependencies: [
         "AppSupport",
         "AppHarness",
+        "AppScenarios",
         "CascadeStreams",
         "CascadeTestSupport",
         "CascadeTesting",
@@ -260,9 +286,16 @@ let package = Package(
     .testTarget(
       name: "RPGTests",
       dependencies: [
-        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "CascadeStreams", "CascadeTestSupport",
-        "CascadeTesting",
+        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "AppScenarios", "CascadeStreams",
+        "CascadeTestSupport", "CascadeTesting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "CompareTests",
+      dependencies: [
+        "AppHarness", "AppScenarios", "AppSupport", "CascadeStreams", "CascadeTesting",
+        "CompareKit", "RPGKit",
       ]
     ),
     .testTarget(

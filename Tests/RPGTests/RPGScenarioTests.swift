@@ -1,4 +1,5 @@
 import AppHarness
+import AppScenarios
 import AppSupport
 import CascadeStreams
 import CascadeTesting
@@ -106,37 +107,9 @@ enum RPGScenarios {
         }
       }
     },
-    RPGScenario("a full game to level 3") { _ in
-      let (intents, end) = Bot.play(seed: 42, strategy: .careful) {
-        ($0.game?.player.level ?? 0) >= 3
-      }
-      return Scenario("a full game to level 3") {
-        sendAll(intents)
-        Step.await("level 3") { $0.game?.player.level == 3 }
-        Step.expect("the state the rules predict") { $0 == end }
-        Step.expect("stronger") { state in
-          state.game?.player.maxHP == 30 && state.game?.player.attack == 9
-        }
-      }
-    },
-    RPGScenario("death ends the game") { _ in
-      // The first seed for which the reckless bot dies.
-      let runs = (0..<100 as Range<UInt64>).lazy.map { seed in
-        Bot.play(seed: seed, strategy: .reckless) { $0.game?.isOver == true }
-      }
-      let (intents, end) = runs.first { $0.state.game?.isOver == true } ?? runs[0]
-      return Scenario("death ends the game") {
-        Step.expect("the reckless bot died", { _ in end.game?.isOver == true })
-        sendAll(intents)
-        Step.await("game over") { $0.game?.isOver == true }
-        Step.expect("the last word") { $0.message.hasSuffix("has fallen. Game over.") }
-        Step.send(.attack)
-        Step.await("no more turns") { $0.message.contains("the game is over") }
-        Step.expect("nothing changed but the message") { $0.game == end.game }
-        Step.send(.newGame(name: "Grace", seed: 3))
-        Step.await("a new game can start") { $0.game?.player.name == "Grace" }
-      }
-    },
+    // Shared with `cascade-compare` (Tooling/Compare/AppScenarios).
+    RPGScenario("a full game to level 3") { _ in RPGComparison.levelThree },
+    RPGScenario("death ends the game") { _ in RPGComparison.death },
     RPGScenario("fleeing gets away") { _ in
       let start: [GameIntent] = [.newGame(name: "Ada", seed: 11), .explore]
       var intents = start
@@ -197,28 +170,7 @@ enum RPGScenarios {
         Step.expect("never below zero") { ($0.game?.player.inventory.potions ?? 0) >= 0 }
       }
     },
-    RPGScenario("save and load round trip") { file in
-      let before: [GameIntent] = [.newGame(name: "Ada", seed: 42), .explore, .attack, .attack]
-      let saved = Bot.simulate(before).game
-      return Scenario("save and load round trip") {
-        removeFile(file)
-        Step.send(.load)
-        Step.await("nothing to load") { $0.saveError == .missing && !$0.isBusy }
-        sendAll(before)
-        Step.send(.save(overwrite: false))
-        Step.await("saved") { state in !state.isBusy && state.savedStep == saved?.step }
-        Step.expect("no error, nothing unsaved") { $0.saveError == nil && !$0.hasUnsavedChanges }
-        Step.send(.explore)
-        Step.send(.rest)
-        Step.await("played on") { $0.hasUnsavedChanges }
-        Step.send(.load)
-        Step.await("loaded") { idle($0) && $0.message.hasPrefix("Game loaded") }
-        Step.expect("the saved game is back") { $0.game == saved && !$0.hasUnsavedChanges }
-        Step.perform("the file holds the saved game") {
-          guard try GameFile(url: file).read() == saved else { throw FileChanged(content: "") }
-        }
-      }
-    },
+    RPGScenario("save and load round trip") { file in RPGComparison.saveAndLoad(file) },
     RPGScenario("a corrupt save is reported and kept") { file in
       let garbage = "{ this is not a save"
       return Scenario("a corrupt save is reported and kept") {

@@ -1,4 +1,5 @@
 import AppHarness
+import AppScenarios
 import AppSupport
 import CascadeStreams
 import CascadeTesting
@@ -28,30 +29,7 @@ import TodoKit
 
   @Test func rxTodoBasics() async throws {
     let states = try await Self.check(
-      TodoScenario("add, edit, mark done, move and delete") {
-        write(.add(title: "Buy milk"))
-        write(.add(title: "  Walk the dog "))
-        write(.add(title: "Write report"))
-        expect("three tasks, ids 1 to 3, titles trimmed") {
-          $0.titles == ["Buy milk", "Walk the dog", "Write report"]
-            && $0.tasks.map(\.id) == [1, 2, 3] && $0.tasks.map(\.position) == [0, 1, 2]
-        }
-        write(.toggle(id: 1))
-        write(.setDone(id: 3, true))
-        write(.setDone(id: 3, false))
-        write(.edit(id: 2, title: "Walk the cat"))
-        write(.move(id: 3, to: 0))
-        expect("report first, milk done") {
-          $0.titles == ["Write report", "Buy milk", "Walk the cat"]
-            && $0.tasks.map(\.done) == [false, true, false]
-            && $0.tasks.map(\.position) == [0, 1, 2]
-        }
-        write(.delete(id: 1))
-        expect("milk gone, positions closed") {
-          $0.titles == ["Write report", "Walk the cat"] && $0.tasks.map(\.position) == [0, 1]
-            && $0.canUndo && !$0.canRedo && $0.lastError == nil
-        }
-      }
+      TodoComparison.basics
     )
     // The write shows at once, pending, before the database has it.
     let pending = try #require(states.first { $0.pendingWriteCount == 1 })
@@ -88,33 +66,7 @@ import TodoKit
 
   @Test func undoAndRedo() async throws {
     try await Self.check(
-      TodoScenario("undo and redo") {
-        send(.undo)
-        expect("nothing to undo yet") { $0.lastError == .nothingToUndo && $0.isIdle }
-        write(.add(title: "a"))
-        write(.add(title: "b"))
-        write(.edit(id: 1, title: "A"))
-        write(.undo)
-        expect("edit undone") { $0.titles == ["a", "b"] && $0.canRedo && $0.canUndo }
-        write(.undo)
-        expect("add undone") { $0.titles == ["a"] }
-        write(.redo)
-        expect("add redone, same id") { $0.titles == ["a", "b"] && $0.tasks[1].id == 2 }
-        write(.delete(id: 1))
-        expect("a new change clears redo") { $0.titles == ["b"] && !$0.canRedo }
-        send(.redo)
-        expect("nothing to redo") { $0.lastError == .nothingToRedo }
-        write(.undo)
-        expect("delete undone: the task is back, in its place") {
-          $0.titles == ["a", "b"] && $0.tasks.map(\.id) == [1, 2]
-        }
-        write(.add(title: "c"))
-        expect("ids are never reused") { $0.tasks.last?.id == 3 }
-        write(.importTasks([TodoDraft(title: "d", done: true), TodoDraft(title: "e")]))
-        expect("imported") { $0.titles == ["a", "b", "c", "d", "e"] && $0.tasks[3].done }
-        write(.undo)
-        expect("an import is one undo step") { $0.titles == ["a", "b", "c"] }
-      }
+      TodoComparison.undoAndRedo
     )
   }
 
