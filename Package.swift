@@ -24,9 +24,9 @@ let package = Package(
     .library(name: "CascadeReactor", targets: ["CascadeReactor"]),
     .library(name: "CascadeFeedback", targets: ["CascadeFeedback"]),
     .library(name: "CascadeTesting", targets: ["CascadeTesting"]),
-    .executable(name: "movies", targets: ["MoviesCLI"]),
-    .executable(name: "todo", targets: ["TodoCLI"]),
-    .executable(name: "rpg", targets: ["RPGCLI"]),
+    .executable(name: "movies", targets: ["movies"]),
+    .executable(name: "todo", targets: ["todo"]),
+    .executable(name: "rpg", targets: ["rpg"]),
     .executable(name: "cascade-compare", targets: ["CascadeCompare"]),
   ],
   dependencies: [
@@ -98,32 +98,32 @@ let package = Package(
       path: "Apps/AppSupport"
     ),
     .target(
-      name: "MoviesKit",
+      name: "MoviesCore",
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
       ],
-      path: "Apps/Movies/Catalog"
+      path: "Apps/Movies/MoviesCore"
     ),
     .target(
       name: "MoviesServer",
       dependencies: [
-        "CascadeStreams", "MoviesKit",
+        "CascadeStreams", "MoviesCore",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
-      path: "Apps/Movies/Server",
+      path: "Apps/Movies/MoviesServer",
       resources: [.copy("Resources/catalog.json")]
     ),
     .executableTarget(
-      name: "MoviesCLI",
+      name: "movies",
       dependencies: [
-        "AppSupport", "CascadeStreams", "MoviesKit", "MoviesServer",
+        "AppSupport", "CascadeStreams", "MoviesCore", "MoviesServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Apps/Movies/CLI"
+      path: "Apps/Movies/movies"
     ),
     .target(
-      name: "TodoKit",
+      name: "TodoCore",
       dependencies: [
         "AppSupport",
         "CascadeStreams",
@@ -132,32 +132,32 @@ let package = Package(
         "CascadeFeedback",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
-      path: "Apps/Todo/Core"
+      path: "Apps/Todo/TodoCore"
     ),
     .executableTarget(
-      name: "TodoCLI",
+      name: "todo",
       dependencies: [
         "AppSupport",
-        "TodoKit",
+        "TodoCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Apps/Todo/CLI"
+      path: "Apps/Todo/todo"
     ),
     .target(
-      name: "RPGKit",
+      name: "RPGCore",
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
         "CascadeMiddleware",
       ],
-      path: "Apps/RPG/Game"
+      path: "Apps/RPG/RPGCore"
     ),
     .executableTarget(
-      name: "RPGCLI",
+      name: "rpg",
       dependencies: [
-        "RPGKit", "AppSupport", "CascadeStreams",
+        "RPGCore", "AppSupport", "CascadeStreams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      path: "Apps/RPG/CLI"
+      path: "Apps/RPG/rpg"
     ),
 
     // MARK: - Tooling
@@ -166,7 +166,7 @@ let package = Package(
     .target(
       name: "AppScenarios",
       dependencies: [
-        "AppHarness", "AppSupport", "RPGKit", "MoviesKit", "MoviesServer", "TodoKit",
+        "AppHarness", "AppSupport", "RPGCore", "MoviesCore", "MoviesServer", "TodoCore",
       ],
       path: "Tooling/Compare/AppScenarios"
     ),
@@ -260,10 +260,10 @@ let package = Package(
       name: "MoviesTests",
       dependencies: [
         "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
-        "MoviesKit",
+        "MoviesCore",
         "MoviesServer",
         // Built for the tests that run the `movies` executable, and fuzzed in-process.
-        "MoviesCLI",
+        "movies",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -276,9 +276,9 @@ let package = Package(
         "CascadeStreams",
         "CascadeTestSupport",
         "CascadeTesting",
-        "TodoKit",
+        "TodoCore",
         // Built for the tests that run the `todo` executable (found next to the test bundle).
-        "TodoCLI",
+        "todo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
@@ -286,7 +286,7 @@ let package = Package(
     .testTarget(
       name: "RPGTests",
       dependencies: [
-        "RPGKit", "RPGCLI", "AppSupport", "AppHarness", "AppScenarios", "CascadeStreams",
+        "RPGCore", "rpg", "AppSupport", "AppHarness", "AppScenarios", "CascadeStreams",
         "CascadeTestSupport", "CascadeTesting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -295,7 +295,7 @@ let package = Package(
       name: "CompareTests",
       dependencies: [
         "AppHarness", "AppScenarios", "AppSupport", "CascadeStreams", "CascadeTesting",
-        "CompareKit", "RPGKit",
+        "CompareKit", "RPGCore",
       ]
     ),
     .testTarget(

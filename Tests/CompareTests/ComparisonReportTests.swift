@@ -19,7 +19,7 @@ import Testing
             identicalStates: true,
             states: 12,
             linesOfCode: 100,
-            files: ["Apps/RPG/Game/StoreGame.swift"],
+            files: ["Apps/RPG/RPGCore/StoreGame.swift"],
             seconds: 0.5,
             replaysPerSecond: 6,
             processorSecondsPerReplay: 0.05,
@@ -31,7 +31,7 @@ import Testing
             difference: "a full game: differs from store at state 3",
             states: 11,
             linesOfCode: 60,
-            files: ["Apps/RPG/Game/ReactorGame.swift"],
+            files: ["Apps/RPG/RPGCore/ReactorGame.swift"],
             seconds: 1,
             replaysPerSecond: 3,
             processorSecondsPerReplay: 0.125,
@@ -59,7 +59,7 @@ import Testing
     #expect(store["replaysPerSecond"] as? Double == 6)
     #expect(store["processorSecondsPerReplay"] as? Double == 0.05)
     #expect(store["peakMemoryBytes"] as? Int == 2_097_152)
-    #expect(store["files"] as? [String] == ["Apps/RPG/Game/StoreGame.swift"])
+    #expect(store["files"] as? [String] == ["Apps/RPG/RPGCore/StoreGame.swift"])
     #expect(results.last?["difference"] as? String == "a full game: differs from store at state 3")
     #expect(try JSONDecoder().decode(ComparisonReport.self, from: data) == Self.report)
   }
@@ -93,7 +93,7 @@ import Testing
     let root = FileManager.default.temporaryDirectory
       .appendingPathComponent("compare-tests-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: root) }
-    let below = root.appendingPathComponent("Apps/RPG/Game", isDirectory: true)
+    let below = root.appendingPathComponent("Apps/RPG/RPGCore", isDirectory: true)
     try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true)
     try Data("// swift-tools-version: 6.2\n".utf8).write(
       to: root.appendingPathComponent("Package.swift")

@@ -5,7 +5,7 @@ import CascadeStreams
 import CascadeTesting
 import CompareKit
 import Foundation
-import RPGKit
+import RPGCore
 import Testing
 
 /// The repository this test file is in.
@@ -27,7 +27,7 @@ private let repository = URL(fileURLWithPath: #filePath)
       #expect(result.replaysPerSecond > 0)
     }
     let store = try #require(app.architectures.first)
-    let file = repository.appendingPathComponent("Apps/RPG/Game/StoreGame.swift")
+    let file = repository.appendingPathComponent("Apps/RPG/RPGCore/StoreGame.swift")
     #expect(store.linesOfCode == (try LineCounter.count(file: file)))
   }
 
@@ -76,8 +76,8 @@ private struct SkewedRPG: ComparedApp {
 
   var implementationFiles: [Architecture: [String]] {
     missingFile
-      ? [.store: ["Apps/RPG/Game/NoSuchGame.swift"]]
-      : [.store: ["Apps/RPG/Game/StoreGame.swift"]]
+      ? [.store: ["Apps/RPG/RPGCore/NoSuchGame.swift"]]
+      : [.store: ["Apps/RPG/RPGCore/StoreGame.swift"]]
   }
 
   func scenarios(in directory: URL) -> [Scenario<GameIntent, GameState>] {

@@ -1,5 +1,5 @@
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 import Testing
 

@@ -1,6 +1,6 @@
 import CascadeTesting
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 import Testing
 

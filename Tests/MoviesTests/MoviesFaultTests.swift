@@ -6,7 +6,7 @@ import Foundation
 import MoviesServer
 import Testing
 
-@testable import MoviesKit
+@testable import MoviesCore
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

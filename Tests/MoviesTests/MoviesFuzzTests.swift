@@ -3,11 +3,11 @@ import ArgumentParser
 import CascadeTestSupport
 import CascadeTesting
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 import Testing
 
-@testable import MoviesCLI
+@testable import movies
 
 /// Thousands of seeded random command lines against `movies`' argument parser, its browse
 /// keys and its browse loop, in-process: nothing crashes, and every input either parses or

@@ -3,7 +3,7 @@ import AppSupport
 import CascadeTestSupport
 import CascadeTesting
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 import Testing
 

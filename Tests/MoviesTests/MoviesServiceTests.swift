@@ -2,7 +2,7 @@ import AppSupport
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
-import MoviesKit
+import MoviesCore
 import Testing
 
 /// The three services on virtual time, against a fake page source: the same intents give the

@@ -1,4 +1,4 @@
-import MoviesKit
+import MoviesCore
 import Testing
 
 /// The paging transitions the three services share, as pure functions.

@@ -1,5 +1,5 @@
 import Foundation
-import RPGKit
+import RPGCore
 import Testing
 
 @Suite struct DemoScriptTests {

@@ -1,4 +1,4 @@
-import RPGKit
+import RPGCore
 import Testing
 
 @Suite struct GameCommandTests {

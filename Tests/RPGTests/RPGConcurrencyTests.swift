@@ -1,7 +1,7 @@
 import AppSupport
 import CascadeTesting
 import Foundation
-import RPGKit
+import RPGCore
 import Testing
 
 /// Intents sent from many threads at once: none is lost, and each is resolved against the state

@@ -3,10 +3,10 @@ import ArgumentParser
 import CascadeTestSupport
 import CascadeTesting
 import Foundation
-import RPGKit
+import RPGCore
 import Testing
 
-@testable import RPGCLI
+@testable import rpg
 
 /// Thousands of seeded random command lines against `rpg`'s argument parser, its line parser
 /// and its interactive loop, in-process: nothing crashes, and every input either parses or

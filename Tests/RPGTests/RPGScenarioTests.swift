@@ -4,7 +4,7 @@ import AppSupport
 import CascadeStreams
 import CascadeTesting
 import Foundation
-import RPGKit
+import RPGCore
 import Testing
 
 /// One step of a game scenario.

@@ -2,7 +2,7 @@ import CascadeTestSupport
 import Foundation
 import GRDB
 import Testing
-import TodoKit
+import TodoCore
 
 #if canImport(Glibc)
 import Glibc

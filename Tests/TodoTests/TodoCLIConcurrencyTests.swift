@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TodoKit
+import TodoCore
 
 /// Two `todo` processes writing the same database file at once lose nothing.
 @Suite struct TodoCLIConcurrencyTests {

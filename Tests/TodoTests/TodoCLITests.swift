@@ -1,7 +1,7 @@
 import AppSupport
 import Foundation
 import Testing
-import TodoKit
+import TodoCore
 
 /// The `todo` executable, run as a user runs it: each command a process of its own.
 @Suite struct TodoCLITests {

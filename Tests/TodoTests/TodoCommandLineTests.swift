@@ -1,5 +1,5 @@
 import Testing
-import TodoKit
+import TodoCore
 
 /// The interactive session's parser: a pure function from a line to a command.
 @Suite struct TodoCommandLineTests {

@@ -3,7 +3,7 @@ import CascadeTesting
 import Foundation
 import GRDB
 import Testing
-import TodoKit
+import TodoCore
 
 /// The database: persistence across services (as across runs), undo across runs, and files it
 /// must refuse and leave untouched.

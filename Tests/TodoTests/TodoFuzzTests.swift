@@ -4,9 +4,9 @@ import CascadeTestSupport
 import CascadeTesting
 import Foundation
 import Testing
-import TodoKit
+import TodoCore
 
-@testable import TodoCLI
+@testable import todo
 
 /// Thousands of seeded random command lines against `todo`'s argument parser, its line parser
 /// and its interactive loop, in-process: nothing crashes, and every input either parses or

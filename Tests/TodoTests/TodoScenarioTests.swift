@@ -5,7 +5,7 @@ import CascadeStreams
 import CascadeTesting
 import Foundation
 import Testing
-import TodoKit
+import TodoCore
 
 /// The task list through the shared harness: every architecture, on a fresh database file of its
 /// own, must go through the identical sequence of states.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TodoKit
+import TodoCore
 
 /// Import and export files: a malformed file is refused as a whole, with a message saying where.
 @Suite struct TodoTransferTests {

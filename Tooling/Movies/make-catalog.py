@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Apps/Movies/Server/Resources/catalog.json, the catalog the movies app ships with.
+"""Writes Apps/Movies/MoviesServer/Resources/catalog.json, the catalog the movies app ships with.
 
 Facts only: title, release year, a one-line description written for this project (not copied
 from any site), and an approximate average vote (from memory, rounded; not TMDB's figure).

@@ -1,6 +1,6 @@
 import AppSupport
 import CascadeStreams
-import MoviesKit
+import MoviesCore
 
 /// The service `makeMovies` returns, as a concrete type: the scenario harness is generic over
 /// one `AppService` type, which an existential is not.

@@ -1,7 +1,7 @@
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
-import MoviesKit
+import MoviesCore
 
 /// A movie API on virtual time: each page answers 1 s after it is requested, with three films
 /// per page, or fails as told; it records requests and cancellations.

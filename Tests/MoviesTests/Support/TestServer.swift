@@ -1,7 +1,7 @@
 import CascadeStreams
 import CascadeTestSupport
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import RPGKit
+import RPGCore
 
 /// Plays the game with the pure rules, to find the intents that lead somewhere (level 3, death)
 /// without hard-coding dice rolls into the tests.

@@ -1,7 +1,7 @@
 import AppHarness
 import AppSupport
 import CascadeStreams
-import TodoKit
+import TodoCore
 
 typealias TodoScenario = Scenario<TodoIntent, TodoState>
 typealias TodoStep = TodoScenario.Step

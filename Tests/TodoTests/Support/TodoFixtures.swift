@@ -1,6 +1,6 @@
 import AppSupport
 import Foundation
-import TodoKit
+import TodoCore
 
 /// A fresh directory for one test's files, removed afterwards.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {

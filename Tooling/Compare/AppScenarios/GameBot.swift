@@ -1,4 +1,4 @@
-public import RPGKit
+public import RPGCore
 
 /// Plays the game with the pure rules, to find intents that lead somewhere (level 3, death)
 /// without hard-coding dice rolls into the scenarios.

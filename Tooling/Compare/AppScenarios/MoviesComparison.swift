@@ -1,7 +1,7 @@
 public import AppHarness
 public import AppSupport
 public import Foundation
-public import MoviesKit
+public import MoviesCore
 public import MoviesServer
 
 /// The movie list as the comparison drives it, over real HTTP against one embedded catalog
@@ -42,12 +42,12 @@ public final class MoviesComparison: ComparedApp {
   /// "Movies".
   public var name: String { "Movies" }
 
-  /// `Apps/Movies/Catalog/StoreMovies.swift`, `ReactorMovies.swift`, `FeedbackMovies.swift`.
+  /// `Apps/Movies/MoviesCore/StoreMovies.swift`, `ReactorMovies.swift`, `FeedbackMovies.swift`.
   public var implementationFiles: [Architecture: [String]] {
     [
-      .store: ["Apps/Movies/Catalog/StoreMovies.swift"],
-      .reactor: ["Apps/Movies/Catalog/ReactorMovies.swift"],
-      .feedback: ["Apps/Movies/Catalog/FeedbackMovies.swift"],
+      .store: ["Apps/Movies/MoviesCore/StoreMovies.swift"],
+      .reactor: ["Apps/Movies/MoviesCore/ReactorMovies.swift"],
+      .feedback: ["Apps/Movies/MoviesCore/FeedbackMovies.swift"],
     ]
   }
 

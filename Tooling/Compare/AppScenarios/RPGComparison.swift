@@ -1,7 +1,7 @@
 public import AppHarness
 public import AppSupport
 public import Foundation
-public import RPGKit
+public import RPGCore
 
 /// The RPG as the comparison drives it: a full game to level 3, a death, and a save and load
 /// round trip (the same scenarios as `RPGScenarioTests`).
@@ -15,12 +15,12 @@ public struct RPGComparison: ComparedApp {
   /// "RPG".
   public var name: String { "RPG" }
 
-  /// `Apps/RPG/Game/StoreGame.swift`, `ReactorGame.swift`, `FeedbackGame.swift`.
+  /// `Apps/RPG/RPGCore/StoreGame.swift`, `ReactorGame.swift`, `FeedbackGame.swift`.
   public var implementationFiles: [Architecture: [String]] {
     [
-      .store: ["Apps/RPG/Game/StoreGame.swift"],
-      .reactor: ["Apps/RPG/Game/ReactorGame.swift"],
-      .feedback: ["Apps/RPG/Game/FeedbackGame.swift"],
+      .store: ["Apps/RPG/RPGCore/StoreGame.swift"],
+      .reactor: ["Apps/RPG/RPGCore/ReactorGame.swift"],
+      .feedback: ["Apps/RPG/RPGCore/FeedbackGame.swift"],
     ]
   }
 

@@ -1,7 +1,7 @@
 public import AppHarness
 public import AppSupport
 public import Foundation
-public import TodoKit
+public import TodoCore
 
 /// The task list as the comparison drives it, each service on a new SQLite file: RxTodo's
 /// basics, and undo and redo (the same scenarios as `TodoScenarioTests`).
@@ -17,12 +17,12 @@ public struct TodoComparison: ComparedApp {
   /// "Todo".
   public var name: String { "Todo" }
 
-  /// `Apps/Todo/Core/StoreTodo.swift`, `ReactorTodo.swift`, `FeedbackTodo.swift`.
+  /// `Apps/Todo/TodoCore/StoreTodo.swift`, `ReactorTodo.swift`, `FeedbackTodo.swift`.
   public var implementationFiles: [Architecture: [String]] {
     [
-      .store: ["Apps/Todo/Core/StoreTodo.swift"],
-      .reactor: ["Apps/Todo/Core/ReactorTodo.swift"],
-      .feedback: ["Apps/Todo/Core/FeedbackTodo.swift"],
+      .store: ["Apps/Todo/TodoCore/StoreTodo.swift"],
+      .reactor: ["Apps/Todo/TodoCore/ReactorTodo.swift"],
+      .feedback: ["Apps/Todo/TodoCore/FeedbackTodo.swift"],
     ]
   }
 

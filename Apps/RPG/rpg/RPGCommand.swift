@@ -1,7 +1,7 @@
 import AppSupport
 import ArgumentParser
 import Foundation
-import RPGKit
+import RPGCore
 
 /// `rpg`: the Cascade RPG on the command line.
 @main

@@ -2,7 +2,7 @@ import AppSupport
 import ArgumentParser
 import CascadeStreams
 import Foundation
-import RPGKit
+import RPGCore
 
 /// A game service and what the command line shows of it.
 final class Session {

@@ -2,7 +2,7 @@ import CascadeStreams
 import FlyingFox
 import FlyingSocks
 public import Foundation
-import MoviesKit
+import MoviesCore
 
 /// A movie catalog HTTP server in the shape of TMDB's discover endpoint, on FlyingFox.
 ///

@@ -1,7 +1,7 @@
 import AppSupport
 import ArgumentParser
 import Foundation
-import TodoKit
+import TodoCore
 
 /// One run of `todo`: the database, the service on it, and the commands' shared steps.
 struct Session {

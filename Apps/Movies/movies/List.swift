@@ -1,7 +1,7 @@
 import AppSupport
 import ArgumentParser
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 
 #if canImport(Glibc)

@@ -2,7 +2,7 @@ import AppSupport
 import ArgumentParser
 import CascadeStreams
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 
 /// Where the films come from: another server (`--api`), or the embedded one with its catalog

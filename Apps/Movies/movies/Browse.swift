@@ -1,7 +1,7 @@
 import AppSupport
 import ArgumentParser
 import Foundation
-import MoviesKit
+import MoviesCore
 import MoviesServer
 
 /// `movies browse`: pages through the catalog interactively.

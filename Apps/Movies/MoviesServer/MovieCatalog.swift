@@ -1,5 +1,5 @@
 public import Foundation
-public import MoviesKit
+public import MoviesCore
 
 /// The films a catalog server lists, in order, and how it cuts them into pages.
 ///

@@ -1,7 +1,7 @@
 public import AppSupport
 public import ArgumentParser
 import Foundation
-import TodoKit
+import TodoCore
 
 /// `todo`: the task list on the command line, persisted in SQLite.
 @main
