@@ -107,7 +107,7 @@ let package = Package(
     .target(
       name: "MoviesServer",
       dependencies: [
-        "CascadeStreams", "MoviesCore",
+        "AppSupport", "CascadeStreams", "MoviesCore",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],

@@ -1,3 +1,4 @@
+import AppSupport
 import CascadeStreams
 import FlyingFox
 import FlyingSocks
@@ -25,7 +26,7 @@ public final class MovieCatalogServer: Sendable {
 
   private struct ServerState {
     var faults: ServerFaults
-    var generator: SeededGenerator
+    var generator: SplitMix64
     var failuresLeft: [Int: Int]
     var disconnectionsLeft: [Int: Int]
     var requests: [Int] = []
@@ -43,7 +44,7 @@ public final class MovieCatalogServer: Sendable {
     state = LockedValue(
       ServerState(
         faults: faults,
-        generator: SeededGenerator(seed: faults.seed),
+        generator: SplitMix64(seed: faults.seed),
         failuresLeft: faults.failingPages,
         disconnectionsLeft: faults.disconnectingPages
       )
@@ -56,7 +57,7 @@ public final class MovieCatalogServer: Sendable {
     set {
       state.withLock { state in
         state.faults = newValue
-        state.generator = SeededGenerator(seed: newValue.seed)
+        state.generator = SplitMix64(seed: newValue.seed)
         state.failuresLeft = newValue.failingPages
         state.disconnectionsLeft = newValue.disconnectingPages
       }

@@ -1,3 +1,5 @@
+public import AppSupport
+
 /// One game in progress: the player, the monster they face, and where the dice stand.
 ///
 /// A game is a plain value that changes only through ``apply(_:)``; ``Rules`` decide which

@@ -1,3 +1,5 @@
+public import AppSupport
+
 /// The rules of the game: pure functions from a game and what the player asks to the events
 /// that follow.
 ///

@@ -1,4 +1,5 @@
-/// A small, fast, seeded pseudo-random generator (SplitMix64), so that games are reproducible.
+/// A small, fast, seeded pseudo-random generator (SplitMix64), so that games and fault injection
+/// are reproducible.
 ///
 /// The same seed always gives the same numbers on every platform; the system generator is never
 /// used. The generator is a plain value: copy it to replay, encode it to save.
