@@ -119,7 +119,7 @@ struct RPGSeedTests {
     #expect(core.state.monsters.names == ["Goblin"])
 
     core.fire(command: CreatePlayer(player: Player(name: "Grace", level: 1)))
-    #expect(await eventually { core.state.players == ["Grace"] })
+    #expect(await eventually(timeout: .seconds(20)) { core.state.players == ["Grace"] })
 
     viewController.viewDidDisappear()
     core.fire(event: LevelUp())
