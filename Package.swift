@@ -299,6 +299,18 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "IntegrationTests",
+      dependencies: [
+        "CascadeStore",
+        "CascadeReactor",
+        "CascadeFeedback",
+        "CascadeStreams",
+        "CascadeMiddleware",
+        "CascadeTesting",
+        "CascadeTestSupport",
+      ]
+    ),
+    .testTarget(
       name: "CascadeTestingTests",
       dependencies: [
         "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeTesting",

@@ -40,7 +40,21 @@ final class EffectSlot<State: Sendable, Event: Sendable>: Sendable {
     }
     guard accepted else { return }
     let context = context
-    slot.setDisposable(effect.subscribe(onNext: { context.emit($0, token) }))
+    slot.setDisposable(
+      effect.subscribe(
+        onNext: { context.emit($0, token) },
+        // An effect that completes normally is not cancelled: the next `replace` must not cancel
+        // its token, or the events it emitted that still wait to be reduced would be dropped.
+        onCompleted: { [weak self] in self?.complete(token) }
+      )
+    )
+  }
+
+  /// Forgets `token` if it is still the running effect's: it completed, so it is not cancelled.
+  private func complete(_ token: EffectToken) {
+    running.withLock { running in
+      if running.token === token { running.token = nil }
+    }
   }
 
   /// Cancels the running effect and refuses new ones.

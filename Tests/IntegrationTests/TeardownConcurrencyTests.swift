@@ -1,0 +1,125 @@
+import CascadeStore
+import CascadeStreams
+import CascadeTestSupport
+import CascadeTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Releasing a store, reactor or loop while its work runs on other threads: the work ends,
+/// nothing is delivered afterwards, nothing leaks, and the object itself is deallocated.
+@Suite(.checksResources, .timeLimit(.minutes(5)))
+struct TeardownConcurrencyTests {
+  /// A weak reference the sender threads share.
+  final class WeakApp: @unchecked Sendable {
+    // Safety: `app` is written once, in `init`, before the box is shared; afterwards it is only
+    // loaded, and loading a weak reference while its object is released is thread-safe.
+    weak var app: LedgerApp?
+
+    init(_ app: LedgerApp?) {
+      self.app = app
+    }
+
+    /// Sends `input` if the app is still alive, holding it only for the call; returns whether
+    /// it was.
+    func send(_ input: LedgerInput) -> Bool {
+      guard let app else { return false }
+      app.send(input)
+      return true
+    }
+  }
+
+  static let rounds = 10
+
+  // AT-31, AT-32, AT-39 and AT-40 under concurrency, on every architecture, 10 rounds: the app
+  // runs an async task that sends a tick on every turn and a stream on a background timer (a
+  // store's commands, a reactor's operation and mutation stream, a loop's effects); one thread
+  // sends entries through a weak reference and another sends ticks through the handle the task
+  // escaped. The test drops the last strong reference (the last release may happen on the
+  // sender thread). Then the object is deallocated (its weak probe is nil); both pieces of work
+  // observe their end (the task's cancel handler runs, the stream is disposed); no state is
+  // delivered after that, though the escaped handle keeps sending (its sends are dropped); and
+  // every stream resource is released (the count is back where it was before the round).
+  @Test(arguments: Architecture.allCases)
+  func releasingWithWorkInFlightEndsItAndDeliversNothingAfter(
+    _ architecture: Architecture
+  ) async {
+    for round in 0..<Self.rounds {
+      let resourcesBefore = Resources.total
+      let probe = WorkProbe()
+      // Late sends are reported as diagnostics; collected here, not as test failures.
+      let diagnostics = Recorder<String>()
+      var app: LedgerApp? = LedgerApp(
+        architecture,
+        options: LedgerOptions(
+          producers: 2,
+          work: probe,
+          diagnostics: { diagnostics.append($0.description) }
+        )
+      )
+      weak let weakObject = app?.object
+      let released = Atomic<Bool>(false)
+      let late = Counter()
+      let subscription = app?.subscribe { _ in
+        if released.load(ordering: .acquiring) { late.increment() }
+      }
+      app?.startWork(.task)
+      app?.startWork(.stream)
+
+      // One thread sends through a weak reference until the app is gone (the last release may
+      // happen there); another sends ticks through a handle the work escaped, before, during and
+      // after the release, until told to stop.
+      let shared = WeakApp(app)
+      let stop = Atomic<Bool>(false)
+      let afterRelease = Counter()
+      let senders = Task.detached {
+        runOnThreads(2, timeout: .seconds(30)) { thread in
+          // Each pauses between sends: see `LedgerApp.tick`.
+          if thread == 0 {
+            var sequence = 0
+            while shared.send(.entry(producer: 0, sequence: sequence, amount: 1)) {
+              sequence += 1
+              usleep(20)
+            }
+          } else {
+            while !stop.load(ordering: .acquiring) {
+              for send in probe.escaped.withLock({ $0 }) { send(.tick) }
+              if released.load(ordering: .acquiring) { afterRelease.increment() }
+              usleep(20)
+            }
+          }
+        }
+      }
+      #expect(
+        await eventually {
+          guard let state = shared.app?.state else { return false }
+          return probe.started.withLock { $0 } == 2 && state.ticks >= 10 && state.last[0] >= 10
+        },
+        "round \(round): the work and the senders did not start"
+      )
+
+      app = nil
+
+      #expect(
+        await eventually { weakObject == nil },
+        "round \(round): the \(architecture) was not deallocated"
+      )
+      #expect(
+        await eventually { probe.ended.withLock { $0 } == 2 },
+        "round \(round): the work in flight did not end"
+      )
+      released.store(true, ordering: .releasing)
+      // Late sends through the escaped handle are dropped.
+      #expect(await eventually { afterRelease.value >= 100 })
+      stop.store(true, ordering: .releasing)
+      #expect(await senders.value, "round \(round): the senders did not stop")
+      #expect(late.value == 0, "round \(round): a state was delivered after the teardown")
+      subscription?.dispose()
+      probe.escaped.withLock { $0.removeAll() }
+      #expect(
+        await eventually { Resources.total == resourcesBefore },
+        "round \(round): \(Resources.total - resourcesBefore) stream resource(s) still live"
+      )
+    }
+  }
+}
