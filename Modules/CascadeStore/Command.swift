@@ -5,9 +5,10 @@
 /// `execute` (or use ``AsyncCommand``, whose work the store tracks and cancels).
 ///
 /// What `execute` fires before it returns completes the command's turn: those events and
-/// commands are processed right after it, in the order fired, ahead of inputs that other threads
-/// queued meanwhile. So a command that reads the state and fires the events it implies never
-/// lets a later command see the state without them.
+/// commands are processed in the order fired, after what earlier commands fired and ahead of
+/// inputs queued meanwhile by other threads, subscribers or reducers. So a command that reads
+/// the state and fires the events it implies never lets a later command see the state without
+/// them.
 ///
 /// A command may wait for the state: if ``canExecute(state:)`` is false when it is fired, it is
 /// parked and checked again after every input, until it can run or until ``expiration`` has

@@ -49,6 +49,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
     @usableFromInline var state: State
     @usableFromInline var queue = FIFO<Work>()
+    /// What synchronous commands sent before returning: taken before `queue`, in the order sent,
+    /// so each command's inputs complete its turn ahead of inputs other threads queued.
+    @usableFromInline var commandQueue = FIFO<Work>()
     @usableFromInline var processing = false
     @usableFromInline var accepting = true
     @usableFromInline var closed = false
@@ -287,7 +290,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let shared = storage.unsafeValue
     while true {
       storage.lock()
-      guard !shared.pointee.closed, !shared.pointee.queue.isEmpty else {
+      guard
+        !shared.pointee.closed,
+        !shared.pointee.commandQueue.isEmpty || !shared.pointee.queue.isEmpty
+      else {
         shared.pointee.processing = false
         processingThread.store(0, ordering: .relaxed)
         processingContext = nil
@@ -304,7 +310,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         for waiter in waiters { waiter.resume() }
         return
       }
-      let next = shared.pointee.queue.removeFirst()
+      let next =
+        shared.pointee.commandQueue.isEmpty
+        ? shared.pointee.queue.removeFirst() : shared.pointee.commandQueue.removeFirst()
       storage.unlock()
       process(next)
     }
@@ -538,9 +546,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   private func execute(_ command: CommandBox<State, Action>, state: State) {
     switch command.work {
     case .sync(let body):
-      // What the command sends before it returns completes its turn: it is processed right
-      // after it, ahead of the inputs queued meanwhile (otherwise a command queued behind this
-      // one would run against a state that misses this one's effects).
+      // What the command sends before it returns completes its turn: it is processed ahead of
+      // the inputs queued meanwhile (otherwise a command queued behind this one would run
+      // against a state that misses this one's effects), after what earlier commands sent.
       collectingCommandInputs = true
       body(state, handle)
       collectingCommandInputs = false
@@ -549,7 +557,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       commandInputs = []
       let accepted = storage.withLock { shared -> Bool in
         guard shared.accepting else { return false }
-        shared.queue.prepend(contentsOf: collected)
+        for work in collected { shared.commandQueue.append(work) }
         return true
       }
       if !accepted { for work in collected { dropLate(work) } }
@@ -723,7 +731,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let idle = storage.withLock { shared -> Bool in
-        if !shared.processing && shared.queue.isEmpty { return true }
+        if !shared.processing && shared.queue.isEmpty && shared.commandQueue.isEmpty {
+          return true
+        }
         shared.idleWaiters.append(continuation)
         return false
       }
@@ -737,7 +747,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let (subscriptions, tasks, parked, waiters, tellNow) = storage.withLock { shared in
       shared.accepting = false
       shared.closed = true
-      while let work = shared.queue.popFirst() {
+      while let work = shared.commandQueue.popFirst() ?? shared.queue.popFirst() {
         if case .run(_, let dropped) = work { droppedRuns.append(dropped) }
       }
       defer {

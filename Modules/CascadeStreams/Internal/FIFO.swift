@@ -47,12 +47,6 @@ package struct FIFO<Element> {
     return element
   }
 
-  /// Puts `elements` at the front, in order, ahead of the elements already queued.
-  @inlinable
-  package mutating func prepend(contentsOf elements: [Element]) {
-    storage.insert(contentsOf: elements, at: head)
-  }
-
   @inlinable
   package mutating func removeAll() {
     storage.removeAll()
