@@ -241,4 +241,22 @@ struct ReadmeStoreExampleTests {
     #expect(printed.values == ["count: 0", "count: 1"])
     subscription.dispose()
   }
+
+  // A whole-state subscription keeps no reference to the state between updates, so the reducer
+  // keeps mutating the same storage in place (no copy of a large state per input).
+  @Test func aStateSubscriptionKeepsNoCopyOfTheState() {
+    let store = Store<[Int], Int>(initialState: [Int](repeating: 0, count: 10_000)) {
+      cells, index in cells[index] += 1
+    }
+    let subscription = store.states.subscribe(onNext: { _ in })
+    func address() -> UnsafeRawPointer? {
+      store.state.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+    }
+    store.send(0)
+    let before = address()
+    for index in 1..<100 { store.send(index) }
+    #expect(address() == before)
+    #expect(store.state[0..<100].allSatisfy { $0 == 1 })
+    subscription.dispose()
+  }
 }

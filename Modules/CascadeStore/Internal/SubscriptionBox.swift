@@ -60,10 +60,13 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
       state,
       initial in
       let selected = select(state)
-      if !initial, let isDuplicate, let previous = last.value, isDuplicate(previous, selected) {
-        return
+      // Only a subscription that skips repeats keeps its last selection: keeping it otherwise
+      // would hold a reference to the state's storage (the whole state, for `states`) and make
+      // the next in-place reduction copy it.
+      if let isDuplicate {
+        if !initial, let previous = last.value, isDuplicate(previous, selected) { return }
+        last.value = selected
       }
-      last.value = selected
       if synchronous {
         if box.isActive { handler(selected) }
         return
