@@ -246,7 +246,8 @@ struct ReadmeStoreExampleTests {
   // keeps mutating the same storage in place (no copy of a large state per input).
   @Test func aStateSubscriptionKeepsNoCopyOfTheState() {
     let store = Store<[Int], Int>(initialState: [Int](repeating: 0, count: 10_000)) {
-      cells, index in cells[index] += 1
+      cells,
+      index in cells[index] += 1
     }
     let subscription = store.states.subscribe(onNext: { _ in })
     func address() -> UnsafeRawPointer? {
