@@ -1,18 +1,11 @@
+import CascadeTestSupport
 import Foundation
 import Testing
 
 /// The `movies` executable end to end: its output, and its errors on bad input.
 @Suite struct MoviesCommandTests {
   /// The built `movies`, beside the test bundle.
-  static let binary: URL? = {
-    var directory = Bundle.main.bundleURL
-    for _ in 0..<3 {
-      let candidate = directory.appendingPathComponent("movies")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      directory.deleteLastPathComponent()
-    }
-    return nil
-  }()
+  static let binary: URL? = builtProduct(named: "movies")
 
   struct Outcome {
     var status: Int32

@@ -1,27 +1,11 @@
+import CascadeTestSupport
 import Foundation
 import Testing
 
 /// Runs the built `rpg` executable, as a player would.
 @Suite struct RPGExecutableTests {
   /// The `rpg` executable in the build products directory, next to the test bundle.
-  static let executable: URL? = {
-    var candidates: [URL] = []
-    if let arg0 = CommandLine.arguments.first {
-      candidates.append(URL(fileURLWithPath: arg0).deletingLastPathComponent())
-    }
-    candidates.append(Bundle.main.bundleURL)
-    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-    for directory in candidates {
-      // On macOS the tests run inside `cascadePackageTests.xctest/Contents/MacOS`.
-      var current = directory
-      for _ in 0..<4 {
-        let candidate = current.appendingPathComponent("rpg")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        current = current.deletingLastPathComponent()
-      }
-    }
-    return nil
-  }()
+  static let executable: URL? = builtProduct(named: "rpg")
 
   struct Run {
     var status: Int32

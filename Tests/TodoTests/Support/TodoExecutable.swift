@@ -1,3 +1,4 @@
+import CascadeTestSupport
 import Foundation
 import Testing
 
@@ -11,21 +12,7 @@ struct TodoRun: Sendable {
 /// Runs and waits for the built `todo` executable.
 enum TodoExecutable {
   /// The `todo` executable in the build products directory, next to the test bundle.
-  static let url: URL? = {
-    let starts = [
-      Bundle.main.bundleURL,
-      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath(),
-    ]
-    for start in starts {
-      var directory = start
-      for _ in 0..<5 {
-        let candidate = directory.appendingPathComponent("todo")
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        directory = directory.deletingLastPathComponent()
-      }
-    }
-    return nil
-  }()
+  static let url: URL? = builtProduct(named: "todo")
 
   /// Runs `todo` and returns its status and output.
   ///
