@@ -1,3 +1,4 @@
+import AppScenarios
 import Foundation
 import RPGCore
 import Testing

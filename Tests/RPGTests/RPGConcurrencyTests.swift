@@ -1,3 +1,4 @@
+import AppScenarios
 import AppSupport
 import CascadeTesting
 import Foundation

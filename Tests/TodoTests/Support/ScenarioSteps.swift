@@ -1,4 +1,5 @@
 import AppHarness
+import AppScenarios
 import AppSupport
 import CascadeStreams
 import TodoCore
@@ -31,20 +32,8 @@ func write(_ intent: TodoIntent) -> [TodoStep] {
   [.send(intent), .await("written: \(intent)") { $0.isIdle }]
 }
 
-/// `scenario`, waiting after each intent until the service has handled it.
-///
-/// `send` returns before the intent is handled when another thread (a finished write) is
-/// processing the service's inputs; a step after it must not see the state from before it.
+/// `scenario`, waiting after each intent until the service has handled it (shared with
+/// `cascade-compare`).
 func handlingEachIntent(_ scenario: TodoScenario) -> TodoScenario {
-  var steps: [TodoStep] = []
-  var sent = 0
-  for step in scenario.steps {
-    steps.append(step)
-    if case .send = step {
-      sent += 1
-      let count = sent
-      steps.append(.await("intent \(count) handled") { $0.intentsHandled >= count })
-    }
-  }
-  return TodoScenario(scenario.name, timeout: scenario.timeout, steps: steps)
+  TodoComparison.handlingEachIntent(scenario)
 }
