@@ -29,7 +29,8 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
   @usableFromInline var last: ContiguousArray<Element?> = []
   @usableFromInline var entries: ContiguousArray<ElementEntry<Element>> = []
 
-  /// The group's subscription of the store; set once, when the group is attached.
+  /// The group's subscription of the store: set when the group is attached, cleared when it
+  /// leaves the store or the store closes (the box's body holds the group).
   @usableFromInline var box: SubscriptionBox<State>?
 
   @usableFromInline
@@ -110,6 +111,7 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
     entries = []
     indexes = []
     last = []
+    box = nil  // The box's body holds the group: break the cycle.
     for entry in ended where entry.cancel() { entry.onClose?() }
   }
 }

@@ -477,6 +477,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
           else { return }
           elementGroups[path] = nil
           if let box = group.box { detach(box) }
+          group.box = nil  // The box's body holds the group: break the cycle.
         },
         dropped: {}
       )
