@@ -12,6 +12,7 @@ public import CascadeStreams
 /// final class ExampleReactor: BaseReactor<ExampleReactor.Action, ExampleReactor.Mutation,
 ///   ExampleReactor.State>, @unchecked Sendable
 /// {
+///   // Safety: no stored state of its own; BaseReactor's machinery is thread-safe.
 ///   enum Action: Sendable { case enterText(String) }
 ///   enum Mutation: Sendable { case setText(String) }
 ///   struct State: Sendable { var text = "initial text" }

@@ -238,3 +238,28 @@ struct ElementSubscriptionConcurrencyTests {
     #expect(store.subscriptionCount == 0)
   }
 }
+
+/// The main-actor store under background senders.
+@Suite(.checksResources)
+@MainActor
+struct MainStoreConcurrencyTests {
+  // Four background threads send into a main-queue store: every input is reduced on the main
+  // actor, and its main-actor subscriber and `Observation` selection see every state in order.
+  @Test func backgroundSendersReachMainActorSubscribersInOrder() async {
+    let store = MainStore(initialState: 0) { (count: inout Int, amount: Int) in
+      MainActor.assertIsolated()
+      count += amount
+    }
+    let seen = Recorder<Int>()
+    let subscription = store.subscribe(select: { $0 }) { seen.append($0) }
+    let observed = store.store.observe { $0 }
+    let inner = store.store
+    let finished = runOnThreads(4) { _ in
+      for _ in 0..<500 { inner.send(1) }
+    }
+    #expect(finished)
+    #expect(await eventuallyOnMain { store.state == 2_000 && observed.value == 2_000 })
+    #expect(seen.values == Array(0...2_000))
+    subscription.dispose()
+  }
+}

@@ -284,4 +284,75 @@ struct SchedulerConcurrencyTests {
     let values = events.compactMap(\.element)
     #expect(values == values.sorted())
   }
+
+  // Throttle on real timers: values arrive in order, at most the first of each window plus the
+  // latest at its end, and the last value sent is delivered when its window ends.
+  @Test func throttleOnRealTimersKeepsOrderAndTheLatest() {
+    let subject = PublishSubject<Int, Never>()
+    let received = Recorder<Int>()
+    let last = DispatchSemaphore(value: 0)
+    let subscription =
+      subject
+      .throttle(.microseconds(100), latest: true, scheduler: ConcurrentDispatchQueueScheduler())
+      .subscribe(onNext: { value in
+        received.append(value)
+        if value == 1_000_000 { last.signal() }
+      })
+    for value in 0..<2_000 { subject.onNext(value) }
+    subject.onNext(1_000_000)
+    #expect(wait(last))
+    subscription.dispose()
+    let values = received.values
+    #expect(values.first == 0)
+    #expect(values == values.sorted())
+    #expect(values.count < 2_001)
+  }
+
+  // A timer on a concurrent scheduler ticks in order, from 0, and ends when taken.
+  @Test func intervalOnAConcurrentSchedulerTicksInOrder() {
+    let received = Recorder<Int>()
+    let done = DispatchSemaphore(value: 0)
+    let subscription = Observable<Int, Never>
+      .interval(.microseconds(200), scheduler: ConcurrentDispatchQueueScheduler())
+      .take(50)
+      .subscribe(onNext: { received.append($0) }, onCompleted: { done.signal() })
+    #expect(wait(done))
+    subscription.dispose()
+    #expect(received.values == Array(0..<50))
+  }
+
+  // Retry with backoff on real timers: failing attempts on other threads are retried after the
+  // wait, and the attempt that succeeds is the one delivered.
+  @Test func retryWithBackoffOnRealTimers() {
+    let attempts = Counter()
+    let source = Observable<Int, TestError>.create { observer in
+      let attempt = attempts.increment()
+      DispatchQueue.global().async {
+        if attempt < 3 {
+          observer.onError(TestError("attempt \(attempt)"))
+        } else {
+          observer.onNext(attempt)
+          observer.onCompleted()
+        }
+      }
+      return Disposables.empty
+    }
+    let received = Recorder<StreamEvent<Int, TestError>>()
+    let done = DispatchSemaphore(value: 0)
+    let subscription =
+      source
+      .retry(
+        maxAttempts: 5,
+        backoff: .constant(.microseconds(100)),
+        scheduler: ConcurrentDispatchQueueScheduler()
+      )
+      .subscribe { event in
+        received.append(event)
+        if event.isTerminal { done.signal() }
+      }
+    #expect(wait(done))
+    subscription.dispose()
+    #expect(received.values == [.next(3), .completed])
+    #expect(attempts.value == 3)
+  }
 }
