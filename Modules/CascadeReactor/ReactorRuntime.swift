@@ -18,12 +18,11 @@ public import Synchronization
 public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @unchecked Sendable
 {
-  // Safety: `core` and `unmanagedCore` are written once, under `startLock`, before `started` is
-  // stored with release ordering; they are read only after loading `started` with acquire
-  // ordering (or under the lock), or by the store's processing, which starts after them.
-  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
-    var core: ReactorCore<Action, Mutation, State>?
-  /// `core`, unretained, for the hot path: `core` keeps it alive as long as the runtime.
+  // Safety: `unmanagedCore` is written once, under `startLock`, before `started` is stored with
+  // release ordering; it is read only after loading `started` with acquire ordering (or under
+  // the lock), or by the store's processing, which starts after it.
+  /// The running machinery, retained by the runtime (released in `deinit`) and handed out
+  /// unretained: the hot path reaches it without retain and release.
   @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
     var unmanagedCore: Unmanaged<ReactorCore<Action, Mutation, State>>?
   @usableFromInline let started = Atomic<Bool>(false)
@@ -32,6 +31,10 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   /// Creates a runtime; it starts on first use.
   public init() {}
+
+  deinit {
+    unmanagedCore?.release()
+  }
 
   /// Whether the reactor is stubbed.
   @inlinable
@@ -44,15 +47,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @inlinable
   func core<R: Reactor>(for reactor: R) -> ReactorCore<Action, Mutation, State>
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    if started.load(ordering: .acquiring) { return core.unsafelyUnwrapped }
-    return startLock.withLock { _ in
-      if let core { return core }
-      let started = ReactorCore.start(reactor)
-      core = started
-      unmanagedCore = Unmanaged.passUnretained(started)
-      self.started.store(true, ordering: .releasing)
-      return started
-    }
+    unmanagedCore(for: reactor).takeUnretainedValue()
   }
 
   /// The running machinery, started for `reactor` on first use, unretained (the runtime holds
@@ -63,7 +58,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   ) -> Unmanaged<ReactorCore<Action, Mutation, State>>
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     if started.load(ordering: .acquiring) { return unmanagedCore.unsafelyUnwrapped }
-    return Unmanaged.passUnretained(core(for: reactor))
+    return startLock.withLock { _ in
+      if let unmanagedCore { return unmanagedCore }
+      let started = Unmanaged.passRetained(ReactorCore.start(reactor))
+      unmanagedCore = started
+      self.started.store(true, ordering: .releasing)
+      return started
+    }
   }
 }
 

@@ -99,9 +99,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// processing thread.
   @usableFromInline @exclusivity(unchecked) var elementGroups: [AnyKeyPath: AnyObject] = [:]
   /// Whether a synchronous command is executing on the processing thread: what it sends is
-  /// collected in `commandInputs` and processed right after it (processing thread only).
+  /// goes to `commandQueue` instead of `queue` (processing thread only).
   @usableFromInline @exclusivity(unchecked) var collectingCommandInputs = false
-  @usableFromInline @exclusivity(unchecked) var commandInputs: [Work] = []
   /// Set at the end of `init` when there are middlewares, never changed after.
   @usableFromInline @exclusivity(unchecked) var dispatcherStorage: MiddlewareDispatcher<Action>?
   /// The identity of the thread holding the processing token, or 0.
@@ -243,10 +242,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       reportReentrant(work)
       if reentrancy == .reject { return }
     }
-    if collectingCommandInputs {
-      commandInputs.append(work)
-      return
-    }
     if reducing.load(ordering: .relaxed) {
       // Inside the reducer this thread already holds the lock.
       let shared = storage.unsafeValue
@@ -257,7 +252,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       let shared = storage.unsafeValue
       storage.lock()
       let accepted = shared.pointee.accepting || Self.isInternal(work)
-      if accepted { shared.pointee.queue.append(work) }
+      if accepted {
+        if collectingCommandInputs {
+          shared.pointee.commandQueue.append(work)
+        } else {
+          shared.pointee.queue.append(work)
+        }
+      }
       storage.unlock()
       if !accepted { dropLate(work) }
     }
@@ -553,15 +554,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       collectingCommandInputs = true
       body(state, handle)
       collectingCommandInputs = false
-      guard !commandInputs.isEmpty else { return }
-      let collected = commandInputs
-      commandInputs = []
-      let accepted = storage.withLock { shared -> Bool in
-        guard shared.accepting else { return false }
-        for work in collected { shared.commandQueue.append(work) }
-        return true
-      }
-      if !accepted { for work in collected { dropLate(work) } }
     case .async(let body):
       startTask(named: command.name, key: command.id) { handle in try await body(state, handle) }
     }
