@@ -1,9 +1,12 @@
 import CascadeTestSupport
+import CascadeTesting
 import Foundation
 import Testing
 
 /// The `movies` executable end to end: its output, and its errors on bad input.
-@Suite struct MoviesCommandTests {
+// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
+// these suites never run beside the async tests that need one.
+@Suite(.checksResources) struct MoviesCommandTests {
   /// The built `movies`, beside the test bundle.
   static let binary: URL? = builtProduct(named: "movies")
 

@@ -1,9 +1,12 @@
 import CascadeTestSupport
+import CascadeTesting
 import Foundation
 import Testing
 
 /// Runs the built `rpg` executable, as a player would.
-@Suite struct RPGExecutableTests {
+// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
+// these suites never run beside the async tests that need one.
+@Suite(.checksResources) struct RPGExecutableTests {
   /// The `rpg` executable in the build products directory, next to the test bundle.
   static let executable: URL? = builtProduct(named: "rpg")
 

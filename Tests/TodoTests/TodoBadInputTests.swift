@@ -1,4 +1,5 @@
 import CascadeTestSupport
+import CascadeTesting
 import Foundation
 import GRDB
 import Testing
@@ -13,7 +14,9 @@ import Darwin
 /// The `todo` executable against hostile input and failing storage: each refusal is a message on
 /// standard error and a non-zero exit by the program itself (never a signal, never a hang), and
 /// the database holds exactly what it held (tasks and undo history).
-@Suite struct TodoBadInputTests {
+// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
+// these suites never run beside the async tests that need one.
+@Suite(.checksResources) struct TodoBadInputTests {
   static let executable = TodoExecutable.url
 
   /// Runs `todo` in `directory`; killed after 60 seconds.

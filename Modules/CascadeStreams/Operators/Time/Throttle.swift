@@ -42,14 +42,17 @@ extension ObservableType {
 private final class ThrottleSink<Element: Sendable, Failure: Error>:
   Sink<Element, Failure>, @unchecked Sendable
 {
-  // Safety: `lastEmitted`, `kept` and `completionWaits` are guarded by `lock`; `timer` is only
-  // replaced from the upstream's events, which never overlap; the rest is immutable.
+  // Safety: `lastEmitted`, `kept`, `generation` and `completionWaits` are guarded by `lock`;
+  // `timer` is only replaced from the upstream's events, which never overlap; the rest is
+  // immutable.
   private let window: Duration
   private let latest: Bool
   private let scheduler: any Scheduler
   private let timer = SerialDisposable()
   private var lastEmitted: SchedulerInstant?
   private var kept: Element?
+  /// The window the armed timer ends; a timer of an earlier window does nothing.
+  private var generation = 0
   private var completionWaits = false
 
   init(
@@ -74,7 +77,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
   private enum Decision {
     case emitted
     case dropped
-    case kept(armTimerAfter: Duration?)
+    case kept(armTimerAfter: Duration?, generation: Int)
   }
 
   private func on(_ event: StreamEvent<Element, Failure>) {
@@ -83,6 +86,15 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
       let now = scheduler.now
       let decision = lock.withLock { () -> Decision in
         let elapsed = lastEmitted.map { $0.duration(to: now) } ?? window
+        if elapsed >= window, let waiting = kept {
+          // The window ended but its timer has not run yet: end it now, with the value it
+          // kept, so values stay in order; this one waits for the end of the next window.
+          lastEmitted = now
+          kept = element
+          generation += 1
+          enqueueEvent(.next(waiting))
+          return .kept(armTimerAfter: window, generation: generation)
+        }
         if elapsed >= window {
           lastEmitted = now
           enqueueEvent(.next(element))
@@ -91,15 +103,20 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
         guard latest else { return .dropped }
         let alreadyWaiting = kept != nil
         kept = element
-        return .kept(armTimerAfter: alreadyWaiting ? nil : window - elapsed)
+        if alreadyWaiting { return .kept(armTimerAfter: nil, generation: generation) }
+        generation += 1
+        return .kept(armTimerAfter: window - elapsed, generation: generation)
       }
       switch decision {
       case .emitted:
         drainEvents()
-      case .dropped, .kept(armTimerAfter: nil):
+      case .dropped, .kept(armTimerAfter: nil, _):
         break
-      case .kept(armTimerAfter: let delay?):
-        timer.replace(with: scheduler.schedule(after: delay) { [self] in windowEnded() })
+      case .kept(armTimerAfter: let delay?, let generation):
+        drainEvents()
+        timer.replace(
+          with: scheduler.schedule(after: delay) { [self] in windowEnded(generation) }
+        )
       }
     case .error:
       lock.withLock {
@@ -119,9 +136,10 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
     }
   }
 
-  private func windowEnded() {
+  private func windowEnded(_ window: Int) {
     let now = scheduler.now
     lock.withLock {
+      guard window == generation else { return }
       if let element = kept {
         kept = nil
         lastEmitted = now
