@@ -7,6 +7,8 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
   public let states: Observable<State, Never>
   @usableFromInline let emit: @Sendable (Event, EffectToken?) -> Void
   @usableFromInline let reportError: @Sendable (any Error) -> Void
+  /// Counts an effect as running, and as ended: what the loop's `finish()` waits for.
+  @usableFromInline let effects: EffectTracking
 
   /// Creates a context; loops build these (and tests of custom feedbacks may).
   public init(
@@ -17,17 +19,20 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
     self.states = states
     emit = { event, _ in send(event) }
     reportError = report
+    effects = .none
   }
 
   @usableFromInline
   init(
     states: Observable<State, Never>,
     emit: @escaping @Sendable (Event, EffectToken?) -> Void,
-    report: @escaping @Sendable (any Error) -> Void
+    report: @escaping @Sendable (any Error) -> Void,
+    effects: EffectTracking
   ) {
     self.states = states
     self.emit = emit
     reportError = report
+    self.effects = effects
   }
 
   /// Reports an effect's error through the loop's diagnostics; the loop goes on.
@@ -105,9 +110,26 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
         FeedbackContext<State, Event>(
           states: context.states.map(toChild).asObservable(),
           emit: { event, token in context.emit(toParent(event), token) },
-          report: context.reportError
+          report: context.reportError,
+          effects: context.effects
         )
       )
     })
   }
+}
+
+/// How a loop counts its running effects, so that `FeedbackLoop.finish()` waits for them.
+@usableFromInline
+struct EffectTracking: Sendable {
+  let begin: @Sendable () -> Void
+  let end: @Sendable () -> Void
+
+  @usableFromInline
+  init(begin: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void) {
+    self.begin = begin
+    self.end = end
+  }
+
+  /// Counts nothing: a context made outside a loop.
+  static let none = EffectTracking(begin: {}, end: {})
 }

@@ -110,7 +110,8 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       },
       report: { error in
         store.report(.commandFailed(command: "feedback effect", error: error))
-      }
+      },
+      effects: EffectTracking(begin: { store.beginWork() }, end: { store.endWork() })
     )
     // Start every feedback inside one processing turn, so that each sees the initial state
     // before any event they emit on it is reduced.
@@ -164,8 +165,31 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   }
 
   /// Waits until every event sent so far has been reduced.
+  ///
+  /// Effects in flight are not waited for; ``finish()`` waits for them too.
   public func settle() async {
     await store.settle()
+  }
+
+  /// Waits until the loop is at rest: every effect started so far (by a query, predicate or
+  /// request feedback, streams and `async` effects alike) has ended, every event sent so far has
+  /// been reduced, and none of that started a new effect.
+  ///
+  /// The awaitable drain for tests, in place of polling:
+  ///
+  /// ```swift
+  /// loop.send(.retry)             // the paging feedback starts loading
+  /// await loop.finish()           // the request ended and its response was reduced
+  /// #expect(loop.currentState.movies.count == 20)
+  /// ```
+  ///
+  /// An effect runs until its stream ends, so an effect that never completes — a keyed
+  /// request's effect, which lives as long as its key — keeps `finish` waiting while it runs.
+  /// Feedbacks themselves (their subscriptions to the states, ``Feedback/input(_:)``) are the
+  /// loop's wiring, not effects, and are not waited for. It returns at once once the loop has
+  /// stopped.
+  public func finish() async {
+    await store.finish()
   }
 }
 

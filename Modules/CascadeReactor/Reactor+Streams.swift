@@ -83,9 +83,31 @@ extension Reactor {
   }
 
   /// Waits until every action and mutation sent so far has been applied.
+  ///
+  /// Asynchronous work in flight is not waited for; ``finish()`` waits for it too.
   @inlinable
   public func settle() async {
     await runtime.core(for: self).store.settle()
+  }
+
+  /// Waits until the reactor is at rest: every asynchronous mutation operation and mutation
+  /// stream started so far has ended, every action and mutation sent so far has been applied,
+  /// and none of that started new work.
+  ///
+  /// The awaitable drain for tests, in place of polling:
+  ///
+  /// ```swift
+  /// reactor.send(.refresh)        // mutate returns .run { send in … }
+  /// await reactor.finish()
+  /// #expect(reactor.currentState.items.count == 3)
+  /// ```
+  ///
+  /// A stream that never completes keeps `finish` waiting: cancel it first
+  /// (``cancel(id:)``). The streams of the `transform` hooks are the reactor's wiring, not work,
+  /// and are not waited for.
+  @inlinable
+  public func finish() async {
+    await runtime.core(for: self).store.finish()
   }
 
   /// The number of asynchronous mutation operations in flight.

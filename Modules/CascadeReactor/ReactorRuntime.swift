@@ -388,6 +388,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       onEnd?()
       return
     }
+    // The stream is work `finish()` waits for, until it ends one way or another.
+    store.beginWork()
     let subscription = stream.subscribe(
       onNext: deliver,
       onError: { error in
@@ -396,6 +398,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       onDisposed: { [weak group] in
         group?.detach(for: key)
         onEnd?()
+        store.endWork()
       }
     )
     slot.setDisposable(subscription)

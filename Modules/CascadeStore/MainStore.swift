@@ -88,6 +88,10 @@ public final class MainStore<State: Sendable, Action: Sendable> {
 
   /// Cancels the commands started with `id`.
   public func cancel(id: some Hashable & Sendable) { store.cancel(id: id) }
+
+  /// Waits until the store is at rest: commands ended and every input processed
+  /// (``Store/finish()``).
+  public func finish() async { await store.finish() }
 }
 
 /// A main-actor closure carried through the store's `Sendable` subscription machinery.

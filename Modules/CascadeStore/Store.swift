@@ -203,8 +203,46 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Waits until every input sent so far has been processed.
+  ///
+  /// Commands in flight are not waited for; ``finish()`` waits for them too.
   public func settle() async {
     await engine.waitUntilIdle()
+  }
+
+  /// Waits until the store is at rest: every asynchronous command in flight has ended, every
+  /// input sent so far (by anyone, commands included) has been processed, and none of that
+  /// started new work.
+  ///
+  /// It is the awaitable drain tests use instead of polling, like TCA's `StoreTask.finish()`:
+  ///
+  /// ```swift
+  /// store.send(.refresh)          // starts an asynchronous command
+  /// await store.finish()          // the command ended and what it sent was reduced
+  /// #expect(store.state.items.count == 3)
+  /// ```
+  ///
+  /// Commands waiting for the state to allow them (``parkedCommandCount``) have not started and
+  /// are not waited for. A command that never ends keeps `finish` waiting: cancel it first
+  /// (``cancel(id:)``) or use ``shutdown(cancellingCommands:)``. It returns at once when the
+  /// store has shut down, and when called on the thread that is processing the store's inputs
+  /// (from a reducer, subscriber or synchronous command), which cannot wait for itself.
+  public func finish() async {
+    await engine.finish()
+  }
+
+  /// Counts work outside the store's own commands that may still send inputs (a stream of
+  /// mutations, a feedback effect), so that ``finish()`` waits for it.
+  ///
+  /// Pair each call with exactly one ``endWork()``.
+  @usableFromInline
+  package func beginWork() {
+    engine.beginWork()
+  }
+
+  /// Ends work counted by ``beginWork()``.
+  @usableFromInline
+  package func endWork() {
+    engine.endWork()
   }
 }
 

@@ -183,12 +183,6 @@ extension TestStore {
       column: site.column
     )
   }
-
-  /// Lets work on other threads progress while a test store waits.
-  func pause() async {
-    try? await Task.sleep(for: .milliseconds(1))
-    await Task.yield()
-  }
 }
 
 /// "1 command", "2 commands".

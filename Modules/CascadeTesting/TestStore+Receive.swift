@@ -209,6 +209,7 @@ extension TestStore {
     let realDeadline = realClock.now.advanced(by: limit)
     let virtualDeadline = clock.map { $0.now.advanced(by: duration) }
     while true {
+      let generation = log.changes.generation
       await store.settle()
       if log.withLock(arrived) { return .arrived }
       let outcome: WaitOutcome
@@ -220,7 +221,8 @@ extension TestStore {
         await clock.advance(to: due)
         continue
       } else if log.hasCommandsInFlight || store.parkedCommandCount > 0 {
-        await pause()
+        // Wakes when a command ends or an action is reduced; the deadline only ends a hang.
+        await log.changes.wait(after: generation, until: realDeadline)
         continue
       } else {
         outcome = .idle

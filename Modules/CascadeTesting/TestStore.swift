@@ -52,11 +52,13 @@ import IssueReporting
 /// **Waiting.** `receive` waits for its action in virtual time and in real time. On the test
 /// store's ``clock`` (a ``TestScheduler``) it advances virtual time, one due item at a time, by
 /// at most its `within` budget (default zero, for tests that move the clock themselves), and
-/// stops where the action arrived. In real time it waits at most ``timeout`` (1 second by
-/// default) for command tasks to run: a task the clock has woken still needs a thread. It stops
-/// at once, and fails, when no command is in flight or waiting and nothing is due on the clock
-/// within the budget; when it fails, the clock has moved by the whole budget. `finish` waits in
-/// real time only, up to ``timeout``, for the commands in flight to end.
+/// stops where the action arrived. In real time it waits for command tasks to run (a task the
+/// clock has woken still needs a thread): it wakes on each action the store reduces and each
+/// command that ends, never by polling, and gives up after ``timeout`` (10 seconds by default), a
+/// bound that only turns a hang into a failure. It stops at once, and fails, when no command is
+/// in flight or waiting and nothing is due on the clock within the budget; when it fails, the
+/// clock has moved by the whole budget. `finish` waits in real time only, the same way, for the
+/// commands in flight to end.
 ///
 /// Use a test store from one task at a time: each assertion awaits the one before.
 public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sendable {
@@ -158,11 +160,13 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     set { log.withLock { $0.exhaustivity = newValue } }
   }
 
-  /// How long `receive` and `finish` wait, in real time, for commands in flight; 1 second by
-  /// default.
+  /// How long `receive` and `finish` wait at most, in real time, for commands in flight; 10
+  /// seconds by default.
   ///
-  /// Generous for work on a ``TestScheduler``, whose tasks only need a thread to run on once the
-  /// clock has woken them; raise it for commands that do real work.
+  /// The waits end as soon as the awaited action arrives or the commands end, so the bound only
+  /// decides how long a test that would hang takes to fail; it is generous so that a loaded
+  /// machine, whose threads run the commands' tasks late, never fails a correct test. Lower it in
+  /// tests of a failure that waits it out.
   public var timeout: Duration {
     get { log.withLock { $0.timeout } }
     set { log.withLock { $0.timeout = newValue } }
@@ -288,12 +292,13 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout ?? self.timeout)
+    let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
     while true {
+      let generation = log.changes.generation
       await store.settle()
-      if !log.hasCommandsInFlight || clock.now >= deadline { break }
-      await pause()
+      if !log.hasCommandsInFlight || ContinuousClock.now >= deadline { break }
+      // Wakes when a command ends or an action is reduced; the deadline only ends a hang.
+      await log.changes.wait(after: generation, until: deadline)
     }
     await store.settle()
     reportLeftovers(

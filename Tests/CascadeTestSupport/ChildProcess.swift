@@ -53,7 +53,8 @@ public enum ChildInput: Sendable {
   case closed
 }
 
-/// Runs `executable` with `arguments` and waits for it; killed (SIGKILL) after `timeout`.
+/// Runs `executable` with `arguments` and waits for it without blocking a thread; killed
+/// (SIGKILL) after `timeout`, a safety net against a hang.
 ///
 /// Standard output and error go to files, so a child that writes much never blocks on a full
 /// pipe. With `shell`, the child is started by `/bin/sh -c shell sh executable arguments…`: the
@@ -120,16 +121,16 @@ public func runChild(
   process.standardInput = stdin
   process.standardOutput = stdout
   process.standardError = stderr
+  // The wait is a continuation the process's termination resumes: no thread of the cooperative
+  // pool blocks or polls while the child runs, so these tests run in parallel with the rest.
+  let exited = Signal()
+  process.terminationHandler = { _ in exited.fire() }
   try process.run()
-  let deadline = ContinuousClock.now + timeout
   var timedOut = false
-  while process.isRunning {
-    if ContinuousClock.now > deadline {
-      kill(process.processIdentifier, SIGKILL)
-      timedOut = true
-      break
-    }
-    try await Task.sleep(for: .milliseconds(5))
+  if !(await exited.wait(timeout: timeout)) {
+    kill(process.processIdentifier, SIGKILL)
+    timedOut = true
+    _ = await exited.wait(timeout: .seconds(30))
   }
   process.waitUntilExit()
   return ChildRun(

@@ -1,30 +1,49 @@
 import CascadeStreams
-import Synchronization
 
-/// A thread-safe list that tests append observed values to.
+/// A thread-safe list that tests append observed values to, and wait on.
 public final class Recorder<Value: Sendable>: Sendable {
-  private let storage = LockedValue<[Value]>([])
+  private let storage = Watched<[Value]>([])
 
   /// Creates an empty recorder.
   public init() {}
 
   /// Appends `value`.
   public func append(_ value: Value) {
-    storage.withLock { $0.append(value) }
+    storage.update { $0.append(value) }
   }
 
   /// Everything appended so far, in order.
-  public var values: [Value] { storage.withLock { $0 } }
+  public var values: [Value] { storage.value }
 
   /// Forgets the values recorded so far.
   public func removeAll() {
-    storage.withLock { $0.removeAll() }
+    storage.update { $0.removeAll() }
+  }
+
+  /// Waits until at least `count` values were recorded; `false` if they were not within
+  /// `timeout` (a safety net, see ``Watched``).
+  public func wait(forCount count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    await storage.wait(timeout: timeout) { $0.count >= count }
+  }
+
+  /// Waits until `condition` holds for the values recorded; `false` if it did not within
+  /// `timeout` (a safety net, see ``Watched``).
+  public func wait(
+    timeout: Duration = .seconds(30),
+    until condition: @escaping @Sendable ([Value]) -> Bool
+  ) async -> Bool {
+    await storage.wait(timeout: timeout, until: condition)
+  }
+
+  /// Blocks the calling thread until at least `count` values were recorded.
+  public func waitBlocking(forCount count: Int, timeout: Duration = .seconds(30)) -> Bool {
+    storage.waitBlocking(timeout: timeout) { $0.count >= count }
   }
 }
 
-/// A thread-safe counter.
+/// A thread-safe counter that tests can wait on.
 public final class Counter: Sendable {
-  private let storage = Atomic<Int>(0)
+  private let storage = Watched(0)
 
   /// Creates a counter at zero.
   public init() {}
@@ -32,17 +51,37 @@ public final class Counter: Sendable {
   /// Adds one; returns the new value.
   @discardableResult
   public func increment() -> Int {
-    storage.add(1, ordering: .relaxed).newValue
+    storage.update { value in
+      value += 1
+      return value
+    }
   }
 
   /// Subtracts one; returns the new value.
   @discardableResult
   public func decrement() -> Int {
-    storage.subtract(1, ordering: .relaxed).newValue
+    storage.update { value in
+      value -= 1
+      return value
+    }
   }
 
   /// The current value.
-  public var value: Int { storage.load(ordering: .relaxed) }
+  public var value: Int { storage.value }
+
+  /// Waits until the count satisfies `condition`; `false` if it did not within `timeout` (a
+  /// safety net, see ``Watched``).
+  public func wait(
+    timeout: Duration = .seconds(30),
+    until condition: @escaping @Sendable (Int) -> Bool
+  ) async -> Bool {
+    await storage.wait(timeout: timeout, until: condition)
+  }
+
+  /// Waits until the count reaches at least `target`.
+  public func wait(forAtLeast target: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    await storage.wait(timeout: timeout) { $0 >= target }
+  }
 }
 
 /// An error with a message, for streams and commands that fail in tests.

@@ -40,12 +40,15 @@ final class EffectSlot<State: Sendable, Event: Sendable>: Sendable {
     }
     guard accepted else { return }
     let context = context
+    // Running until it ends, however it ends: what the loop's `finish()` waits for.
+    context.effects.begin()
     slot.setDisposable(
       effect.subscribe(
         onNext: { context.emit($0, token) },
         // An effect that completes normally is not cancelled: the next `replace` must not cancel
         // its token, or the events it emitted that still wait to be reduced would be dropped.
-        onCompleted: { [weak self] in self?.complete(token) }
+        onCompleted: { [weak self] in self?.complete(token) },
+        onDisposed: { context.effects.end() }
       )
     )
   }

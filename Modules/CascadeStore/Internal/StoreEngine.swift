@@ -64,6 +64,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     /// Tasks cancelled by id whose queued inputs must be dropped; touched only while processing.
     @usableFromInline var cancelledOrigins: Set<Int> = []
     @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Work outside the queue that may still send inputs, besides `tasks`: streams of mutations,
+    /// feedback effects (``beginWork()``).
+    @usableFromInline var otherWork = 0
+    /// Who waits for `tasks` and `otherWork` to be gone (``waitUntilNoWork()``).
+    @usableFromInline var workWaiters: [CheckedContinuation<Void, Never>] = []
     @usableFromInline var current: String?
     /// Subscriptions ended by `close()` while a thread was processing: that thread tells them
     /// when it stops, so their last delivery and the end never overlap.
@@ -597,15 +602,77 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   private func finishTask(_ id: Int) {
-    let (removed, cancelled, probe) = storage.withLock { shared in
+    let (removed, cancelled, probe, waiters) = storage.withLock { shared in
       shared.taskKeys[id] = nil
+      let removed = shared.tasks.removeValue(forKey: id)
       return (
-        shared.tasks.removeValue(forKey: id), shared.cancelledOrigins.contains(id), shared.probe
+        removed, shared.cancelledOrigins.contains(id), shared.probe,
+        removed != nil ? Self.takeWorkWaitersIfIdle(&shared) : []
       )
     }
     if removed != nil { Resources.decrement() }
     probe?.commandFinished(id)
     if cancelled { submit(.forget(id)) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Counts one more piece of work that may send inputs outside a task the store started.
+  ///
+  /// Pair with exactly one ``endWork()``.
+  @usableFromInline
+  func beginWork() {
+    storage.withLock { $0.otherWork += 1 }
+  }
+
+  /// Counts one piece of work from ``beginWork()`` as ended.
+  @usableFromInline
+  func endWork() {
+    let waiters = storage.withLock { shared in
+      shared.otherWork -= 1
+      return Self.takeWorkWaitersIfIdle(&shared)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// The waiters for the end of all work, taken out if no work is left (under the lock).
+  private static func takeWorkWaitersIfIdle(
+    _ shared: inout Shared
+  ) -> [CheckedContinuation<Void, Never>] {
+    guard shared.tasks.isEmpty, shared.otherWork == 0, !shared.workWaiters.isEmpty else {
+      return []
+    }
+    defer { shared.workWaiters = [] }
+    return shared.workWaiters
+  }
+
+  /// Waits until no task the store started and no work from ``beginWork()`` is left (or the
+  /// store closed).
+  func waitUntilNoWork() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let done = storage.withLock { shared -> Bool in
+        if shared.closed || (shared.tasks.isEmpty && shared.otherWork == 0) { return true }
+        shared.workWaiters.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// Waits until the store is quiescent: no work in flight that may still send inputs, and
+  /// every input sent so far processed.
+  func finish() async {
+    // The processing thread cannot wait for its own work to end.
+    if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
+    while true {
+      await waitUntilNoWork()
+      await waitUntilIdle()
+      let quiescent = storage.withLock { shared in
+        shared.closed
+          || (shared.tasks.isEmpty && shared.otherWork == 0 && !shared.processing
+            && shared.queue.isEmpty && shared.commandQueue.isEmpty)
+      }
+      if quiescent { return }
+    }
   }
 
   /// Registers an origin for work that is not a task (a stream), cancellable by `key`: inputs
@@ -748,12 +815,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         shared.tasks = [:]
         shared.parked = []
         shared.idleWaiters = []
+        shared.workWaiters = []
       }
       let tellNow = !shared.processing
       if !tellNow { shared.closedBoxes = shared.subscriptions }
       return (
-        shared.subscriptions, Array(shared.tasks.values), shared.parked, shared.idleWaiters,
-        tellNow
+        shared.subscriptions, Array(shared.tasks.values), shared.parked,
+        shared.idleWaiters + shared.workWaiters, tellNow
       )
     }
     timers.dispose()

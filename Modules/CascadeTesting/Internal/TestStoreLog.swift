@@ -47,11 +47,14 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
     var last: Origin?
     var nextMark: UInt64 = 1
     var exhaustivity = Exhaustivity.on
-    var timeout = Duration.seconds(1)
+    var timeout = Duration.seconds(10)
     var skipped: [String] = []
   }
 
   let contents = LockedValue(Contents())
+  /// Signalled after every reduced action and every command that ends: what waits in
+  /// `receive` and `finish` wake on.
+  let changes = ChangeSignal()
 
   /// The probe that feeds the log.
   var probe: StoreProbe<State, Action> {
@@ -66,6 +69,7 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
           }
           contents.last = Origin(action: action, sent: mark != nil)
         }
+        changes.signal()
       },
       commandStarted: { [self] task, name in
         contents.withLock { contents in
@@ -77,6 +81,7 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
           contents.commands[task] = nil
           contents.reportedCommands.remove(task)
         }
+        changes.signal()
       }
     )
   }
