@@ -314,6 +314,7 @@ let package = Package(
       name: "CascadeTestingTests",
       dependencies: [
         "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeTesting",
+        "CascadeTestSupport",
       ]
     ),
   ],

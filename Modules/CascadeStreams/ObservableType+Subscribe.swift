@@ -66,6 +66,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
   @usableFromInline
   let onCompleted: (@Sendable () -> Void)?
   private let onDisposed: (@Sendable () -> Void)?
+  private let resource: Resources.Token
   private let upstream = SingleAssignmentDisposable()
 
   /// The lifetime of this subscription.
@@ -83,7 +84,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
     self.onError = onError
     self.onCompleted = onCompleted
     self.onDisposed = onDisposed
-    Resources.increment()
+    resource = Resources.increment()
   }
 
   @usableFromInline
@@ -122,6 +123,6 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
   func release() {
     upstream.dispose()
     onDisposed?()
-    Resources.decrement()
+    Resources.decrement(resource)
   }
 }

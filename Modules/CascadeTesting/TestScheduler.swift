@@ -112,13 +112,13 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
     counted: Bool,
     _ action: @escaping @Sendable () -> Void
   ) -> ScheduledItem {
-    if counted { Resources.increment() }
+    let resource = counted ? Resources.increment() : nil
     let (item, ready) = state.withLock { state in
       let due = max(state.now, instant ?? state.now.advanced(by: delay))
       let item = ScheduledItem(
         time: due,
         sequence: state.nextSequence,
-        counted: counted,
+        resource: resource,
         scheduler: self,
         action: action
       )
@@ -137,7 +137,7 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
       state.items.noteCancelled()
       return true
     }
-    if cancelled && item.counted { Resources.decrement() }
+    if cancelled, let resource = item.resource { Resources.decrement(resource) }
   }
 
   // MARK: - Advancing
@@ -203,7 +203,7 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
   }
 
   func run(_ item: ScheduledItem, _ action: @Sendable () -> Void) {
-    if item.counted { Resources.decrement() }
+    if let resource = item.resource { Resources.decrement(resource) }
     action()
   }
 

@@ -1,3 +1,4 @@
+import CascadeStreams
 import Dispatch
 import Foundation
 
@@ -13,12 +14,18 @@ public func runOnThreads(
   let group = DispatchGroup()
   let ready = DispatchSemaphore(value: 0)
   let go = DispatchSemaphore(value: 0)
+  // The threads charge what they create to the caller's resource account (the test's).
+  let account = ResourceAccount.current
   for index in 0..<count {
     group.enter()
     let thread = Thread {
       ready.signal()
       go.wait()
-      body(index)
+      if let account {
+        account.withCurrent { body(index) }
+      } else {
+        body(index)
+      }
       group.leave()
     }
     thread.stackSize = 1 << 20

@@ -126,6 +126,7 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
   @usableFromInline let scheduler: (any Scheduler)?
   @usableFromInline let synchronous: Bool
   @usableFromInline let onClose: (@Sendable () -> Void)?
+  @usableFromInline let resource: Resources.Token
 
   @inlinable
   init(
@@ -140,7 +141,7 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
     synchronous = scheduler == nil
     self.onClose = onClose
     self.handler = handler
-    Resources.increment()
+    resource = Resources.increment()
   }
 
   @inlinable
@@ -163,7 +164,7 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
   @discardableResult
   func cancel() -> Bool {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-    Resources.decrement()
+    Resources.decrement(resource)
     return true
   }
 }

@@ -97,6 +97,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let isolation: StoreIsolation
   @usableFromInline let reentrancy: ReentrancyPolicy
   @usableFromInline let diagnostics: @Sendable (StoreDiagnostic) -> Void
+  /// The resource account current where the store was made: its command tasks and waiting
+  /// commands are charged to it, whichever thread starts them, and a queue that processes the
+  /// store's inputs runs with it current.
+  @usableFromInline let account = Resources.currentAccount
   let timers = CompositeDisposable()
   /// The subscription index, by the key path of each collection.
   ///
@@ -193,7 +197,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       storage.unlock()
       queue.async { [self] in
         processingThread.store(currentThreadIdentity(), ordering: .relaxed)
-        drain()
+        if let account {
+          account.withCurrent { drain() }
+        } else {
+          drain()
+        }
       }
     } else {
       processingThread.store(me, ordering: .relaxed)
@@ -543,7 +551,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
     let deadline = scheduler.now.advanced(by: command.expiration)
     storage.withLock { $0.parked.append(ParkedCommand(command: command, deadline: deadline)) }
-    Resources.increment()
+    _ = Resources.increment(charging: account)
     let timer = scheduler.schedule(after: command.expiration) { [weak self] in
       self?.submit(.expireCommands)
     }
@@ -596,7 +604,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return (id, shared.probe)
     }
     guard let started else { return }
-    Resources.increment()
+    _ = Resources.increment(charging: account)
     started.probe?.commandStarted(started.id, name)
     gate.open()
   }
@@ -610,7 +618,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         removed != nil ? Self.takeWorkWaitersIfIdle(&shared) : []
       )
     }
-    if removed != nil { Resources.decrement() }
+    if removed != nil { Resources.decrement(charging: account) }
     probe?.commandFinished(id)
     if cancelled { submit(.forget(id)) }
     for waiter in waiters { waiter.resume() }
@@ -719,7 +727,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return (tasks, parked)
     }
     for task in tasks { task.cancel() }
-    for _ in 0..<parked { Resources.decrement() }
+    for _ in 0..<parked { Resources.decrement(charging: account) }
   }
 
   @usableFromInline
@@ -736,7 +744,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return ready
     }
     for parked in ready {
-      Resources.decrement()
+      Resources.decrement(charging: account)
       execute(parked.command, state: state)
     }
   }
@@ -755,7 +763,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       return expired
     }
     for parked in expired {
-      Resources.decrement()
+      Resources.decrement(charging: account)
       parked.command.didExpire(state, handle)
     }
   }
@@ -828,9 +836,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     for box in subscriptions where box.cancel() && tellNow { box.storeDidClose() }
     for task in tasks {
       task.cancel()
-      Resources.decrement()
+      Resources.decrement(charging: account)
     }
-    for _ in parked { Resources.decrement() }
+    for _ in parked { Resources.decrement(charging: account) }
     for dropped in droppedRuns { dropped() }
     for waiter in waiters { waiter.resume() }
   }

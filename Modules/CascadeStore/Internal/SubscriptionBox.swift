@@ -20,6 +20,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   @usableFromInline let body: @Sendable (SubscriptionBox<State>, State, _ initial: Bool) -> Void
   @usableFromInline let orphaned: (@Sendable () -> Bool)?
   @usableFromInline let onClose: (@Sendable () -> Void)?
+  @usableFromInline let resource: Resources.Token
 
   @usableFromInline
   init(
@@ -32,7 +33,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     self.orphaned = orphaned
     self.onClose = onClose
     self.body = body
-    Resources.increment()
+    resource = Resources.increment()
   }
 
   /// A subscription that selects `Selected` from each state, skips it if `isDuplicate` says it
@@ -89,7 +90,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   @discardableResult
   func cancel() -> Bool {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
-    Resources.decrement()
+    Resources.decrement(resource)
     return true
   }
 

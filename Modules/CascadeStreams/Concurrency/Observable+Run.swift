@@ -54,10 +54,10 @@ extension Observable {
     _ body: @escaping @Sendable (AnyObserver<Element, Failure>) async -> Void
   ) -> Observable {
     create { observer in
-      Resources.increment()
+      let resource = Resources.increment()
       let task = Task(priority: priority) {
         await body(observer)
-        Resources.decrement()
+        Resources.decrement(resource)
       }
       return Disposables.create { task.cancel() }
     }

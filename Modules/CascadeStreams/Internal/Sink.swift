@@ -18,10 +18,11 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
   private var pending = FIFO<StreamEvent<Element, Failure>>()
   private var delivering = false
   private var stopped = false
+  private let resource: Resources.Token
 
   package init(downstream: AnyObserver<Element, Failure>) {
     self.downstream = downstream
-    Resources.increment()
+    resource = Resources.increment()
   }
 
   /// Whether the sink was disposed or has terminated.
@@ -117,7 +118,7 @@ package class Sink<Element: Sendable, Failure: Error>: Cancelable, @unchecked Se
     }
     upstream.dispose()
     didDispose()
-    Resources.decrement()
+    Resources.decrement(resource)
   }
 
   /// Called once when the sink ends, after its upstream is disposed.

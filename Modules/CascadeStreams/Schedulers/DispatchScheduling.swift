@@ -6,18 +6,25 @@ import Synchronization
 final class DispatchScheduledItem: Cancelable {
   private let state = Atomic<Bool>(false)
   private let action: @Sendable () -> Void
+  private let resource: Resources.Token
 
   init(_ action: @escaping @Sendable () -> Void) {
     self.action = action
-    Resources.increment()
+    resource = Resources.increment()
   }
 
   var isDisposed: Bool { state.load(ordering: .acquiring) }
 
   func run() {
     guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    Resources.decrement()
-    action()
+    Resources.decrement(resource)
+    // The work runs under the account it was scheduled under, so that what it creates on the
+    // queue's thread is charged to the same test.
+    if let account = resource.account {
+      account.withCurrent(action)
+    } else {
+      action()
+    }
   }
 
   func dispose() {
@@ -28,7 +35,7 @@ final class DispatchScheduledItem: Cancelable {
   @discardableResult
   func cancel() -> Bool {
     guard !state.exchange(true, ordering: .acquiringAndReleasing) else { return false }
-    Resources.decrement()
+    Resources.decrement(resource)
     return true
   }
 }

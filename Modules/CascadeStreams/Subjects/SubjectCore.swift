@@ -21,15 +21,17 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     @usableFromInline let lifetime = Lifetime()
     @usableFromInline var isReplaying = true
     @usableFromInline var replayBuffer: [StreamEvent<Element, Failure>] = []
+    @usableFromInline let resource: Resources.Token
 
     init(_ observer: AnyObserver<Element, Failure>) {
       self.observer = observer
+      resource = Resources.increment()
     }
 
     /// Ends the registration; the one call that ends it releases its resource count.
     @usableFromInline
     func finish() {
-      if lifetime.end() { Resources.decrement() }
+      if lifetime.end() { Resources.decrement(resource) }
     }
 
     @inlinable
@@ -151,10 +153,10 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
       return (replay, state.terminal)
     }
     if let terminal {
+      registration.finish()
       for event in replay + [terminal] { observer.on(event) }
       return Disposables.empty
     }
-    Resources.increment()
 
     let subscription = Disposables.create { [weak self] in
       self?.remove(registration)

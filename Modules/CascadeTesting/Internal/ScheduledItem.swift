@@ -9,8 +9,8 @@ final class ScheduledItem: Disposable, @unchecked Sendable {
   // stored properties are immutable.
   let time: SchedulerInstant
   let sequence: Int
-  /// Whether the item counts in `Resources.total` while it waits.
-  let counted: Bool
+  /// What the item counts as in `Resources` while it waits, if it counts.
+  let resource: Resources.Token?
   /// The work, or `nil` once the item has run or been cancelled.
   ///
   /// Guarded by the scheduler's lock.
@@ -20,13 +20,13 @@ final class ScheduledItem: Disposable, @unchecked Sendable {
   init(
     time: SchedulerInstant,
     sequence: Int,
-    counted: Bool,
+    resource: Resources.Token?,
     scheduler: TestScheduler,
     action: @escaping @Sendable () -> Void
   ) {
     self.time = time
     self.sequence = sequence
-    self.counted = counted
+    self.resource = resource
     self.scheduler = scheduler
     self.action = action
   }
