@@ -71,7 +71,8 @@ struct FeedbackAsyncTests {
     await scheduler.advance(by: .seconds(1))
     #expect(loop.currentState.results == [])
     await scheduler.advance(by: .seconds(1))
-    #expect(await eventually { loop.currentState.results == ["swift"] })
+    await loop.finish()  // the effect woke, sent its result and ended
+    #expect(loop.currentState.results == ["swift"])
     loop.stop()
   }
 
@@ -88,8 +89,9 @@ struct FeedbackAsyncTests {
           do {
             try await scheduler.sleep(for: .seconds(2))
           } catch {
-            cancelled.increment()
             send(.found("late \(query)"))
+            // Counted after the late send: once the count is seen, that send has returned.
+            cancelled.increment()
             throw error
           }
           send(.found(query))
@@ -101,11 +103,13 @@ struct FeedbackAsyncTests {
     try await scheduler.waitForPendingItems(1)
     await scheduler.advance(by: .seconds(1))
     loop.send(.type("ab"))
-    #expect(await eventually { cancelled.value == 1 })
+    #expect(await cancelled.wait { $0 == 1 })
     try await scheduler.waitForPendingItems(1)
     await scheduler.advance(by: .seconds(5))
-    #expect(await eventually { loop.currentState.results == ["ab"] })
-    await loop.settle()
+    // The new query's effect woke, sent its result and ended. The cancelled effect's late send
+    // returned before `cancelled` counted it, so had it not been dropped it would be reduced by
+    // now.
+    await loop.finish()
     #expect(loop.currentState.results == ["ab"])
     loop.stop()
   }
@@ -138,12 +142,14 @@ struct FeedbackAsyncTests {
     for expected in 1...2 {
       try await scheduler.waitForPendingItems(1)
       await scheduler.advance(by: .seconds(1))
-      #expect(await eventually { ticks.value == expected })
+      #expect(await ticks.wait { $0 == expected })
     }
-    #expect(await eventually { loop.currentState.results.count == 2 })
+    // The effect sleeps again: it has passed its second send, which the loop has then reduced.
     try await scheduler.waitForPendingItems(1)
+    await loop.settle()
+    #expect(loop.currentState.results.count == 2)
     loop.send(.type(nil))
-    #expect(await eventually { cancelled.value == 1 })
+    #expect(await cancelled.wait { $0 == 1 })
     await scheduler.advance(by: .seconds(5))
     #expect(ticks.value == 2)
     loop.stop()
@@ -167,7 +173,9 @@ struct FeedbackAsyncTests {
           ],
           scheduler: ImmediateScheduler.instance
         )
-        #expect(await eventually { !collector.messages.values.isEmpty })
+        #expect(await collector.messages.wait(forCount: 1))
+        // The effect has ended and its event is reduced: the loop is idle for the next send.
+        await loop.finish()
         loop.send(.found("after"))
         #expect(loop.currentState.results == ["before failure", "after"])
         loop.stop()
@@ -195,7 +203,9 @@ struct FeedbackAsyncTests {
       scheduler: ImmediateScheduler.instance,
       diagnostics: { received.append($0.description) }
     )
-    #expect(await eventually { !received.values.isEmpty })
+    #expect(await received.wait(forCount: 1))
+    // The effect has ended: nothing more is reported, and its event is reduced.
+    await loop.finish()
     #expect(received.values == ["Command feedback effect failed: Boom()"])
     #expect(loop.currentState.results == ["before failure"])
     loop.stop()
@@ -216,12 +226,38 @@ struct FeedbackAsyncTests {
         ],
         scheduler: ImmediateScheduler.instance
       )
-      loop.send(.type("a"))
+      // The effect's task is started by this send, on this task: it copies the probe.
+      let effectEnded = Signal()
+      Self.$taskEndProbe.withValue(TaskEndProbe(effectEnded)) {
+        loop.send(.type("a"))
+      }
       try await scheduler.waitForPendingItems(1)
+      #expect(!effectEnded.hasFired)  // the sleeping effect's task holds the probe
       loop.stop()
-      #expect(await eventually { scheduler.pendingCount == 0 })
+      #expect(scheduler.pendingCount == 0)  // the sleep was cancelled with the effect
+      // The effect's task has run to its end, past the point where it would report a failure.
+      #expect(await effectEnded.wait())
       await loop.settle()
     }
     #expect(collector.messages.values == [])
   }
+
+  /// A value that fires its signal when it goes away.
+  ///
+  /// Bound as a task-local value while an effect starts, it is copied into the effect's task,
+  /// which releases its task-local values only once it has run to its end: the signal is a
+  /// barrier behind everything that task does.
+  final class TaskEndProbe: Sendable {
+    let released: Signal
+
+    init(_ released: Signal) {
+      self.released = released
+    }
+
+    deinit {
+      released.fire()
+    }
+  }
+
+  @TaskLocal static var taskEndProbe: TaskEndProbe?
 }

@@ -21,7 +21,7 @@ struct FeedbackConcurrencyTests {
       }
     }
 
-    func wait(timeout seconds: Int = 10) -> Bool {
+    func wait(timeout seconds: Int = 30) -> Bool {
       group.wait(timeout: .now() + .seconds(seconds)) == .success
     }
   }
@@ -36,12 +36,12 @@ struct FeedbackConcurrencyTests {
     func block() {
       guard !used.exchange(true, ordering: .acquiringAndReleasing) else { return }
       entered.signal()
-      _ = released.wait(timeout: .now() + .seconds(10))
+      _ = released.wait(timeout: .now() + .seconds(30))
     }
 
     /// Waits until a thread is blocked in ``block()``.
     func waitUntilBlocked() -> Bool {
-      entered.wait(timeout: .now() + .seconds(10)) == .success
+      entered.wait(timeout: .now() + .seconds(30)) == .success
     }
 
     func release() {
@@ -113,7 +113,10 @@ struct FeedbackConcurrencyTests {
       for _ in 0..<2_000 { loop.send(1) }
     }
     #expect(finished)
-    #expect(await eventually { seen.allSatisfy { $0.values.last == 8_000 } })
+    // Each subscriber's queue delivers the final state last (a subscriber sees increasing states).
+    for recorder in seen {
+      #expect(await recorder.wait { $0.last == 8_000 })
+    }
     for recorder in seen {
       let values = recorder.values
       #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
@@ -317,6 +320,9 @@ struct FeedbackConcurrencyTests {
       ],
       scheduler: ImmediateScheduler.instance
     )
+    // The latest state, for waiting on: delivered by whichever thread reduces.
+    let latest = Watched(Generations())
+    let watching = loop.state.subscribe(onNext: { latest.set($0) })
     // Each change lands while the current effect's thread is emitting.
     let finished = runOnThreads(1) { _ in
       for _ in 0..<200 {
@@ -328,9 +334,12 @@ struct FeedbackConcurrencyTests {
     }
     #expect(finished)
     // A send that found the effect's thread processing is queued, and reduced by that thread:
-    // wait until every generation has been.
-    #expect(await eventually { loop.currentState.generation == 200 })
-    #expect(await eventually { loop.currentState.reduced > 0 })
+    // wait until every generation has been, and until a tick has been reduced (the last
+    // generation's effect is never cancelled, so its ticks are).
+    await loop.settle()
+    #expect(loop.currentState.generation == 200)
+    #expect(await latest.wait { $0.generation == 200 && $0.reduced > 0 })
+    watching.dispose()
     loop.stop()
     #expect(loop.currentState.generation == 200)
     #expect(loop.currentState.reduced > 0)

@@ -274,7 +274,8 @@ struct FeedbackLoopTests {
         Feedback(predicate: { _ in true }) { _, _ in
           await withTaskCancellationHandler {
             started.increment()
-            while !Task.isCancelled { await Task.yield() }
+            // The work: it runs until cancelled (the sleep throws at once when it is).
+            try? await Task.sleep(for: .seconds(3_600))
           } onCancel: {
             cancelled.increment()
           }
@@ -296,13 +297,14 @@ struct FeedbackLoopTests {
       onCompleted: { completions.increment() }
     )
     escaped.value?.onNext(1)
-    #expect(await eventually { started.value == 1 })
+    // The effect runs, inside its cancellation handler.
+    #expect(await started.wait { $0 == 1 })
     #expect(cancelled.value == 0)
 
     loop = nil
 
     #expect(weakLoop == nil)
-    #expect(await eventually { cancelled.value == 2 })
+    #expect(await cancelled.wait { $0 == 2 })
     escaped.value?.onNext(5)
     #expect(states.values == [0, 1])
     #expect(completions.value == 1)

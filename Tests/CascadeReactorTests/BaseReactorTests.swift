@@ -195,8 +195,9 @@ struct BaseReactorTests {
     reactor.send(.countUpAsync)  // a stream that emits at once: applied before `send` returns
     #expect(reactor.currentState.currentCount == 2)
     reactor.send(.countUpLater)  // an `async` operation: applied later
-    #expect(await eventually { reactor.currentState.currentCount == 3 })
-    #expect(await eventually { reactor.operationsInFlight == 0 })
+    await reactor.finish()
+    #expect(reactor.currentState.currentCount == 3)
+    #expect(reactor.operationsInFlight == 0)
   }
 
   // With `Mutation == Action`, the default `mutate` applies the action; overriding only

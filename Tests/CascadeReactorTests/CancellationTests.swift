@@ -97,8 +97,9 @@ struct CancellationTests {
     await clock.advance(by: .seconds(1))
     #expect(reactor.currentState.loaded == false)
     await clock.advance(by: .seconds(1))
-    #expect(await eventually { reactor.currentState.loaded })
-    #expect(await eventually { reactor.operationsInFlight == 0 })
+    await reactor.finish()  // the operation woke, sent its mutation and ended
+    #expect(reactor.currentState.loaded)
+    #expect(reactor.operationsInFlight == 0)
   }
 
   // AT-24: cancel-by-id is a barrier: the operation's output, due at t=2, never arrives when
@@ -112,8 +113,9 @@ struct CancellationTests {
     await clock.advance(by: .seconds(1))
     reactor.cancel(id: "load")
     await clock.run()
-    #expect(await eventually { reactor.operationsInFlight == 0 })
-    await reactor.settle()
+    // The cancelled operation has ended (its handler ran) and anything it sent was dropped.
+    await reactor.finish()
+    #expect(reactor.operationsInFlight == 0)
     #expect(reactor.currentState.loaded == false)
     #expect(reactor.failures.value == 0)
     #expect(clock.pendingCount == 0)
@@ -159,8 +161,10 @@ struct CancellationTests {
     try await clock.waitForPendingItems(1)
     #expect(clock.pendingCount == 1)  // the earlier sleeps were cancelled and removed
     await clock.advance(by: .seconds(1))
-    #expect(await eventually { reactor.operationsInFlight == 0 })
-    await reactor.settle()
+    // Every search has ended (the latest woke and sent its results; the earlier were cancelled)
+    // and what they sent is applied or dropped.
+    await reactor.finish()
+    #expect(reactor.operationsInFlight == 0)
     #expect(reactor.currentState == SearchReactor.State(query: "abc", results: ["abc"]))
   }
 

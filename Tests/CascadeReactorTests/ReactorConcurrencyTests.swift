@@ -115,7 +115,10 @@ struct ReactorConcurrencyTests {
       for _ in 0..<2_000 { reactor.send(1) }
     }
     #expect(finished)
-    #expect(await eventually { seen.allSatisfy { $0.values.last == 8_000 } })
+    // Each subscriber's queue delivers the final state last (a subscriber sees increasing states).
+    for recorder in seen {
+      #expect(await recorder.wait { $0.last == 8_000 })
+    }
     for recorder in seen {
       let values = recorder.values
       #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
@@ -138,13 +141,18 @@ struct ReactorConcurrencyTests {
 
   @Test func offThreadActionsAreSerialized() async {
     let reactor = LogReactor()
+    let backgroundSent = Signal()
     await MainActor.run {
       DispatchQueue.global().async {
         for value in 1_000..<2_000 { reactor.send(value) }
+        backgroundSent.fire()
       }
       for value in 0..<1_000 { reactor.send(value) }
     }
-    #expect(await eventually { reactor.currentState.count == 2_000 })
+    // Every send has returned: each action is applied, or queued for the thread processing.
+    #expect(await backgroundSent.wait())
+    await reactor.settle()
+    #expect(reactor.currentState.count == 2_000)
     let log = reactor.currentState
     #expect(log.filter { $0 < 1_000 } == Array(0..<1_000))
     #expect(log.filter { $0 >= 1_000 } == Array(1_000..<2_000))
@@ -273,7 +281,10 @@ struct ReactorConcurrencyTests {
       for _ in 0..<250 { reactor.send(thread.isMultiple(of: 2) ? .run : .stream) }
     }
     #expect(finished)
-    #expect(await eventually { reactor.currentState == 1_000 })
-    #expect(await eventually { reactor.operationsInFlight == 0 })
+    // Every action was sent (applied, or queued for the thread processing): `finish()` waits for
+    // the operations and streams they start to end, and for what those send to be applied.
+    await reactor.finish()
+    #expect(reactor.currentState == 1_000)
+    #expect(reactor.operationsInFlight == 0)
   }
 }

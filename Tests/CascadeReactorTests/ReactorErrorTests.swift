@@ -72,7 +72,9 @@ struct ReactorErrorTests {
     let reactor = FailingReactor()
     await withKnownIssue {
       reactor.send(.failingOperation)
-      #expect(await eventually { reactor.operationsInFlight == 0 })
+      // The operation has ended: its mutation is applied and its failure reported.
+      await reactor.finish()
+      #expect(reactor.operationsInFlight == 0)
     } matching: { issue in
       issue.description.contains("mutate(failingOperation)")
         && issue.description.contains("operation boom")
@@ -149,9 +151,11 @@ struct ReactorErrorTests {
   @Test func diagnosticsHookReceivesFailures() async {
     let reactor = DiagnosedReactor()
     reactor.send(true)
-    #expect(await eventually { !reactor.received.values.isEmpty })
+    #expect(await reactor.received.wait(forCount: 1))
+    // The operation has ended: nothing more is reported, and its mutation is applied.
+    await reactor.finish()
     #expect(reactor.received.values.count == 1)
     #expect(reactor.received.values.first?.contains("hook boom") == true)
-    #expect(await eventually { reactor.currentState == 1 })
+    #expect(reactor.currentState == 1)
   }
 }

@@ -27,17 +27,21 @@ struct ReactorLifecycleTests {
     let runtime = ReactorRuntime<Action, Int, Int>()
     let clock: TestScheduler
     let cancelled: Counter
+    /// Fired by the `.forever` operation once it runs, inside its cancellation handler.
+    let started: Signal
     let escaped: LockedBox<MutationSender<Int>?>
     let withMiddleware: Bool
 
     init(
       clock: TestScheduler,
       cancelled: Counter = Counter(),
+      started: Signal = Signal(),
       escaped: LockedBox<MutationSender<Int>?> = LockedBox(nil),
       withMiddleware: Bool = false
     ) {
       self.clock = clock
       self.cancelled = cancelled
+      self.started = started
       self.escaped = escaped
       self.withMiddleware = withMiddleware
     }
@@ -47,13 +51,16 @@ struct ReactorLifecycleTests {
 
     func mutate(action: Action) -> Mutations<Int> {
       let cancelled = cancelled
+      let started = started
       switch action {
       case .add(let amount):
         return [amount]
       case .forever:
         return .run { _ in
           await withTaskCancellationHandler {
-            while !Task.isCancelled { await Task.yield() }
+            started.fire()
+            // The work: it runs until cancelled (the sleep throws at once when it is).
+            try? await Task.sleep(for: .seconds(3_600))
           } onCancel: {
             cancelled.increment()
           }
@@ -80,16 +87,17 @@ struct ReactorLifecycleTests {
   @Test func releasingTheReactorCancelsWorkInFlight() async {
     let clock = TestScheduler()
     let cancelled = Counter()
-    var reactor: LongReactor? = LongReactor(clock: clock, cancelled: cancelled)
+    let started = Signal()
+    var reactor: LongReactor? = LongReactor(clock: clock, cancelled: cancelled, started: started)
     weak let weakReactor = reactor
     reactor?.send(.forever)
     reactor?.send(.endlessStream)
-    let probe = reactor!
-    #expect(await eventually { probe.operationsInFlight == 1 })
-    _ = consume probe
+    // The operation is running inside its cancellation handler, so its cancellation is observed.
+    #expect(await started.wait())
+    #expect(reactor?.operationsInFlight == 1)
     reactor = nil
     #expect(weakReactor == nil)
-    #expect(await eventually { cancelled.value == 2 })
+    #expect(await cancelled.wait { $0 == 2 })
   }
 
   // AT-32: nothing is delivered after the reactor is released: a stream mutation due later never
@@ -105,12 +113,14 @@ struct ReactorLifecycleTests {
       onCompleted: { completed.increment() }
     )
     reactor?.send(.add(1))
-    reactor?.send(.later)
     reactor?.send(.escape)
-    #expect(await eventually { escaped.value != nil })
-    let probe = reactor!
-    #expect(await eventually { probe.operationsInFlight == 0 })
-    _ = consume probe
+    // The `.escape` operation has stored its sender and ended (`finish()` comes before `.later`,
+    // whose stream it would wait for).
+    await reactor?.finish()
+    #expect(escaped.value != nil)
+    #expect(reactor?.operationsInFlight == 0)
+    reactor?.send(.later)
+    #expect(clock.pendingCount == 2)  // the stream's mutation and its completion, due at 5 s
     reactor = nil
     #expect(clock.pendingCount == 0)
     await clock.advance(by: .seconds(10))
@@ -132,9 +142,11 @@ struct ReactorLifecycleTests {
   @Test func noRetainCycles() async {
     let clock = TestScheduler()
     let cancelled = Counter()
+    let started = Signal()
     var reactor: LongReactor? = LongReactor(
       clock: clock,
       cancelled: cancelled,
+      started: started,
       withMiddleware: true
     )
     weak let weakReactor = reactor
@@ -145,17 +157,21 @@ struct ReactorLifecycleTests {
         .subscribe(onNext: { _ in }, onCompleted: { ended.increment() })
     }
     reactor?.send(.completes)
+    // The completed operation has ended and its mutation is applied (`finish()` comes before the
+    // work that never ends, which it would wait for).
+    await reactor?.finish()
+    #expect(reactor?.currentState == 1)
     reactor?.send(.forever)
     reactor?.send(.later)
-    let probe = reactor!
-    #expect(await eventually { probe.currentState == 1 && probe.operationsInFlight == 1 })
-    _ = consume probe
+    #expect(await started.wait())  // the operation runs, inside its cancellation handler
+    #expect(reactor?.operationsInFlight == 1)
+    #expect(clock.pendingCount == 2)  // the `.later` stream's mutation and completion
     reactor = nil
     #expect(weakReactor == nil)
     #expect(weakRuntime == nil)
     #expect(ended.value == 3)
     #expect(clock.pendingCount == 0)
-    #expect(await eventually { cancelled.value == 1 })
+    #expect(await cancelled.wait { $0 == 1 })
     for subscription in subscriptions { subscription.dispose() }
   }
 

@@ -252,7 +252,10 @@ struct ReactorTests {
     reactor.send(1)
     #expect(seen.values == [0, 1])
     DispatchQueue.global().async { reactor.send(10) }
-    #expect(await eventuallyOnMain { seen.values == [0, 1, 11] })
+    // `onMain` is appended after `seen`, in the same delivery: its third value means the third
+    // state was delivered (the main actor is free meanwhile, so the main queue can deliver it).
+    #expect(await onMain.wait(forCount: 3))
+    #expect(seen.values == [0, 1, 11])
     #expect(onMain.values == [true, true, true])
     subscription.dispose()
   }
@@ -268,17 +271,23 @@ struct ReactorLifetimeTests {
     let initialState = State()
     let runtime = ReactorRuntime<Action, Int, State>()
     let cancelled: Counter
+    /// Fired by the operation once it runs, inside its cancellation handler.
+    let started: Signal
     var scheduler: any Scheduler { ImmediateScheduler.instance }
 
-    init(cancelled: Counter) {
+    init(cancelled: Counter, started: Signal) {
       self.cancelled = cancelled
+      self.started = started
     }
 
     func mutate(action: Action) -> Mutations<Int> {
       let cancelled = cancelled
+      let started = started
       return .run { _ in
         await withTaskCancellationHandler {
-          while !Task.isCancelled { await Task.yield() }
+          started.fire()
+          // The work: it runs until cancelled (the sleep throws at once when it is).
+          try? await Task.sleep(for: .seconds(3_600))
         } onCancel: {
           cancelled.increment()
         }
@@ -291,14 +300,14 @@ struct ReactorLifetimeTests {
   // AT-31: releasing a reactor cancels its work in flight and frees it.
   @Test func releasingTheReactorCancelsItsWork() async {
     let cancelled = Counter()
-    var reactor: Looper? = Looper(cancelled: cancelled)
+    let started = Signal()
+    var reactor: Looper? = Looper(cancelled: cancelled, started: started)
     weak let weakReactor = reactor
     reactor?.send(.start)
-    let probe = reactor!
-    #expect(await eventually { probe.operationsInFlight == 1 })
-    _ = consume probe
+    #expect(await started.wait())
+    #expect(reactor?.operationsInFlight == 1)
     reactor = nil
     #expect(weakReactor == nil)
-    #expect(await eventually { cancelled.value == 1 })
+    #expect(await cancelled.wait { $0 == 1 })
   }
 }
