@@ -52,7 +52,7 @@ struct FeedbackConcurrencyTests {
   // AT-10: 16 threads × 1,000 external events, 3 subscribers: the final state is 16,000, the
   // reducer never overlapped, and each subscriber (and a feedback) sees a strictly increasing
   // sequence ending at 16,000.
-  @Test func noLostOrDuplicatedEvents() {
+  @Test func noLostOrDuplicatedEvents() async {
     let overlaps = Counter()
     let inside = Atomic<Int>(0)
     let violations = Counter()
@@ -79,7 +79,7 @@ struct FeedbackConcurrencyTests {
     let subscriptions = (0..<3).map { index in
       loop.state.subscribe(onNext: { check(index, $0) })
     }
-    let finished = runOnThreads(16) { _ in
+    let finished = await runOnThreads(16) { _ in
       for _ in 0..<1_000 { loop.send(1) }
     }
     #expect(finished)
@@ -109,7 +109,7 @@ struct FeedbackConcurrencyTests {
       loop.state.observe(on: ConcurrentDispatchQueueScheduler())
         .subscribe(onNext: { seen[3].append($0) }),
     ]
-    let finished = runOnThreads(4) { _ in
+    let finished = await runOnThreads(4) { _ in
       for _ in 0..<2_000 { loop.send(1) }
     }
     #expect(finished)
@@ -127,7 +127,7 @@ struct FeedbackConcurrencyTests {
 
   // The 8 threads × 10,000 external events: nothing lost, each thread's events reduced in
   // the order it sent them.
-  @Test func perThreadOrderIsKept() {
+  @Test func perThreadOrderIsKept() async {
     let threads = 8
     let perThread = 10_000
     struct Log: Sendable {
@@ -149,7 +149,7 @@ struct FeedbackConcurrencyTests {
       feedbacks: [],
       scheduler: ImmediateScheduler.instance
     )
-    let finished = runOnThreads(threads) { thread in
+    let finished = await runOnThreads(threads) { thread in
       for index in 0..<perThread { loop.send(Tagged(thread: thread, index: index)) }
     }
     #expect(finished)
@@ -324,7 +324,7 @@ struct FeedbackConcurrencyTests {
     let latest = Watched(Generations())
     let watching = loop.state.subscribe(onNext: { latest.set($0) })
     // Each change lands while the current effect's thread is emitting.
-    let finished = runOnThreads(1) { _ in
+    let finished = await runOnThreads(1) { _ in
       for _ in 0..<200 {
         let before = loop.currentState.reduced
         loop.send(.next)

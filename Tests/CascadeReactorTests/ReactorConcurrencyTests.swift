@@ -37,7 +37,7 @@ struct ReactorConcurrencyTests {
 
   // AT-10: 16 threads × 1,000 increments, 3 subscribers: the final state is 16,000, `reduce`
   // never overlapped, each subscriber's sequence is strictly increasing and ends at 16,000.
-  @Test func noLostOrDuplicatedActions() {
+  @Test func noLostOrDuplicatedActions() async {
     let reactor = CounterReactor()
     let violations = Counter()
     let lasts = LockedBox([Int](repeating: -1, count: 3))
@@ -49,7 +49,7 @@ struct ReactorConcurrencyTests {
         lasts.value = all
       })
     }
-    let finished = runOnThreads(16) { _ in
+    let finished = await runOnThreads(16) { _ in
       for _ in 0..<1_000 { reactor.action.onNext(1) }
     }
     #expect(finished)
@@ -88,9 +88,9 @@ struct ReactorConcurrencyTests {
 
   // AT-11 and the 8 × 10,000: each producer's actions are reduced in the order it sent
   // them, and nothing is lost.
-  @Test func perProducerOrderIsKept() {
+  @Test func perProducerOrderIsKept() async {
     let reactor = OrderReactor()
-    let finished = runOnThreads(8) { thread in
+    let finished = await runOnThreads(8) { thread in
       for index in 0..<10_000 { reactor.send(Tagged(thread: thread, index: index)) }
     }
     #expect(finished)
@@ -111,7 +111,7 @@ struct ReactorConcurrencyTests {
       reactor.state.observe(on: queue).subscribe(onNext: { seen[index].append($0) })
     }
     subscriptions.append(reactor.state.subscribe(onNext: { seen[2].append($0) }))
-    let finished = runOnThreads(4) { _ in
+    let finished = await runOnThreads(4) { _ in
       for _ in 0..<2_000 { reactor.send(1) }
     }
     #expect(finished)
@@ -180,11 +180,11 @@ struct ReactorConcurrencyTests {
   // AT-15: four threads read `currentState` (and subscribe to `state`) in a loop while another
   // sends 10,000 actions: every value read is one the reactor published (a consistent pair),
   // and TSan reports nothing.
-  @Test func readingStateWhileSendingIsRaceFree() {
+  @Test func readingStateWhileSendingIsRaceFree() async {
     let reactor = PairReactor()
     let torn = Counter()
     let done = Atomic<Bool>(false)
-    let finished = runOnThreads(5) { index in
+    let finished = await runOnThreads(5) { index in
       if index == 0 {
         for _ in 0..<10_000 { reactor.send(1) }
         done.store(true, ordering: .releasing)
@@ -233,10 +233,10 @@ struct ReactorConcurrencyTests {
 
   // AT-10 and AT-11 through `transform(action:)` and `transform(mutation:)`: the transformed
   // streams serialize many senders, and keep each one's order.
-  @Test func transformedStreamsLoseNothing() {
+  @Test func transformedStreamsLoseNothing() async {
     let reactor = TransformedReactor()
     _ = reactor.currentState  // starts the reactor: `extra` is hot, and heard only once started
-    let finished = runOnThreads(8) { thread in
+    let finished = await runOnThreads(8) { thread in
       for index in 0..<2_000 {
         if thread == 7 {
           reactor.extra.onNext(Tagged(thread: thread, index: index))
@@ -277,7 +277,7 @@ struct ReactorConcurrencyTests {
   // actions: all of them are applied.
   @Test func asynchronousMutationsFromManyThreads() async {
     let reactor = AsyncReactor()
-    let finished = runOnThreads(4) { thread in
+    let finished = await runOnThreads(4) { thread in
       for _ in 0..<250 { reactor.send(thread.isMultiple(of: 2) ? .run : .stream) }
     }
     #expect(finished)

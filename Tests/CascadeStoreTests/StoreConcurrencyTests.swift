@@ -20,7 +20,7 @@ struct StoreConcurrencyTests {
 
   // AT-10: 16 threads × 1,000 increments, 3 subscribers: nothing lost or duplicated, the reducer
   // never overlaps, each subscriber sees a strictly increasing sequence ending at 16,000.
-  @Test func noLostOrDuplicatedActions() {
+  @Test func noLostOrDuplicatedActions() async {
     let overlaps = Counter()
     let store = Self.detectingCounter(overlaps: overlaps)
     let violations = Counter()
@@ -34,7 +34,7 @@ struct StoreConcurrencyTests {
         if !increasing { violations.increment() }
       }
     }
-    let finished = runOnThreads(16) { _ in
+    let finished = await runOnThreads(16) { _ in
       for _ in 0..<1_000 { store.send(1) }
     }
     #expect(finished)
@@ -47,7 +47,7 @@ struct StoreConcurrencyTests {
 
   // AT-11 and the 8 × 10,000: each producer's actions are reduced in the order it sent
   // them, and nothing is lost.
-  @Test func perProducerOrderIsKept() {
+  @Test func perProducerOrderIsKept() async {
     let threads = 8
     let perThread = 10_000
     struct Log: Sendable {
@@ -60,7 +60,7 @@ struct StoreConcurrencyTests {
       log.next[action.thread] = action.index + 1
       log.total += 1
     }
-    let finished = runOnThreads(threads) { thread in
+    let finished = await runOnThreads(threads) { thread in
       for index in 0..<perThread { store.send((thread, index)) }
     }
     #expect(finished)
@@ -79,7 +79,7 @@ struct StoreConcurrencyTests {
       store.subscribe(on: .scheduler(queue)) { seen[index].append($0) }
     }
     subscriptions.append(store.subscribe(on: .synchronous) { seen[3].append($0) })
-    let finished = runOnThreads(4) { _ in
+    let finished = await runOnThreads(4) { _ in
       for _ in 0..<2_000 { store.send(1) }
     }
     #expect(finished)
@@ -93,13 +93,13 @@ struct StoreConcurrencyTests {
 
   // AT-13: a subscribe racing a dispatch never misses the update: the subscriber's last value is
   // the state after the action.
-  @Test func subscribeRacingDispatchNeverMissesTheUpdate() {
+  @Test func subscribeRacingDispatchNeverMissesTheUpdate() async {
     var misses = 0
     for _ in 0..<1_000 {
       let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
       let last = LockedValue(-1)
       let subscription = LockedValue<(any Disposable)?>(nil)
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = await runOnThreads(2) { index in
         if index == 0 {
           store.send(1)
         } else {
@@ -133,7 +133,7 @@ struct StoreConcurrencyTests {
 
   // AT-15: four threads reading `state` while another dispatches 10,000 actions: every value
   // read is one the store published (here: consistent pairs), and TSan reports nothing.
-  @Test func readingStateWhileDispatchingIsRaceFree() {
+  @Test func readingStateWhileDispatchingIsRaceFree() async {
     struct Pair: Sendable {
       var a = 0
       var b = 0
@@ -144,7 +144,7 @@ struct StoreConcurrencyTests {
     }
     let torn = Counter()
     let done = Atomic<Bool>(false)
-    let finished = runOnThreads(5) { index in
+    let finished = await runOnThreads(5) { index in
       if index == 0 {
         for _ in 0..<10_000 { store.send(()) }
         done.store(true, ordering: .releasing)
@@ -170,7 +170,7 @@ struct StoreConcurrencyTests {
         store.send(1)
       }
     }
-    let finished = runOnThreads(4) { thread in
+    let finished = await runOnThreads(4) { thread in
       for id in stride(from: thread, to: 100, by: 4) { store.cancel(id: id) }
     }
     #expect(finished)
@@ -192,7 +192,7 @@ struct StoreConcurrencyTests {
       log.append(value)
       inside.subtract(1, ordering: .acquiringAndReleasing)
     }
-    let finished = runOnThreads(4) { thread in
+    let finished = await runOnThreads(4) { thread in
       for index in 0..<500 { store.send(thread * 1_000 + index) }
     }
     #expect(finished)
@@ -212,12 +212,12 @@ struct ElementSubscriptionConcurrencyTests {
   // Four threads send increments while four others subscribe to and dispose element
   // subscriptions: every subscriber sees its element only grow, the final values are exact, and
   // nothing is left subscribed.
-  @Test func subscribersComeAndGoWhileInputsArrive() {
+  @Test func subscribersComeAndGoWhileInputsArrive() async {
     let store = Store<[Int], Int>(initialState: [Int](repeating: 0, count: 8)) { cells, index in
       cells[index] += 1
     }
     let violations = Counter()
-    let finished = runOnThreads(8) { thread in
+    let finished = await runOnThreads(8) { thread in
       if thread < 4 {
         for k in 0..<2_000 { store.send((k + thread) % 8) }
       } else {
@@ -254,7 +254,7 @@ struct MainStoreConcurrencyTests {
     let subscription = store.subscribe(select: { $0 }) { seen.append($0) }
     let observed = store.store.observe { $0 }
     let inner = store.store
-    let finished = runOnThreads(4) { _ in
+    let finished = await runOnThreads(4) { _ in
       for _ in 0..<500 { inner.send(1) }
     }
     #expect(finished)

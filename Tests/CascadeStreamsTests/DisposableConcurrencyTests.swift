@@ -8,12 +8,12 @@ struct DisposableConcurrencyTests {
   // AT-08: `setDisposable` and `dispose` race, in both orders, then `dispose` three more times:
   // the teardown runs exactly once every round.
   @Test(arguments: [false, true])
-  func singleAssignmentTearsDownExactlyOnce(disposeFirst: Bool) {
+  func singleAssignmentTearsDownExactlyOnce(disposeFirst: Bool) async {
     let wrong = Counter()
     for _ in 0..<1_000 {
       let teardowns = Counter()
       let single = SingleAssignmentDisposable()
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = await runOnThreads(2) { index in
         if (index == 0) == disposeFirst {
           single.dispose()
         } else {
@@ -29,12 +29,12 @@ struct DisposableConcurrencyTests {
     #expect(wrong.value == 0)
   }
 
-  @Test func compositeDisposesEachExactlyOnceUnderRaces() {
+  @Test func compositeDisposesEachExactlyOnceUnderRaces() async {
     let wrong = Counter()
     for _ in 0..<300 {
       let composite = CompositeDisposable()
       let teardowns = Counter()
-      let finished = runOnThreads(4, timeout: .seconds(5)) { index in
+      let finished = await runOnThreads(4) { index in
         if index == 0 {
           composite.dispose()
         } else {

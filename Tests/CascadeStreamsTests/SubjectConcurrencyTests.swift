@@ -8,7 +8,7 @@ import Testing
 struct SubjectConcurrencyTests {
   // AT-02: a value racing a completion on 1,000 fresh subjects: at most one value, exactly one
   // terminal event per subscriber, every send returns.
-  @Test func oneTerminalEventUnderRaces() {
+  @Test func oneTerminalEventUnderRaces() async {
     let terminals = Counter()
     let violations = Counter()
     for _ in 0..<1_000 {
@@ -25,7 +25,7 @@ struct SubjectConcurrencyTests {
           terminals.increment()
         }
       )
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = await runOnThreads(2) { index in
         if index == 0 { subject.onNext(1) } else { subject.onCompleted() }
       }
       #expect(finished)
@@ -37,7 +37,7 @@ struct SubjectConcurrencyTests {
   }
 
   // AT-02, for the observer of `Observable.create`: the grammar holds for a racing producer.
-  @Test func createEnforcesOneTerminalUnderRaces() {
+  @Test func createEnforcesOneTerminalUnderRaces() async {
     let terminals = Counter()
     let violations = Counter()
     for _ in 0..<1_000 {
@@ -59,7 +59,7 @@ struct SubjectConcurrencyTests {
         }
       )
       let observer = box.withLock { $0 }!
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = await runOnThreads(2) { index in
         if index == 0 { observer.onNext(1) } else { observer.onError(TestError("cancel")) }
       }
       #expect(finished)
@@ -72,7 +72,7 @@ struct SubjectConcurrencyTests {
 
   // AT-03: 8 threads × 10,000 values into one subject; callouts never overlap, nothing is lost,
   // and each thread's values arrive in the order it sent them.
-  @Test func calloutsAreSerialized() {
+  @Test func calloutsAreSerialized() async {
     let threads = 8
     let perThread = 10_000
     let subject = PublishSubject<(thread: Int, index: Int), Never>()
@@ -92,7 +92,7 @@ struct SubjectConcurrencyTests {
       received.increment()
       inside.subtract(1, ordering: .acquiringAndReleasing)
     })
-    let finished = runOnThreads(threads) { thread in
+    let finished = await runOnThreads(threads) { thread in
       for index in 0..<perThread { subject.onNext((thread, index)) }
     }
     #expect(finished)
@@ -104,13 +104,13 @@ struct SubjectConcurrencyTests {
 
   // A subscriber joining while another thread sends sees the current value, then every later
   // one, in increasing order: its last value is the subject's final value (cf. AT-13).
-  @Test func concurrentSubscribersNeverMissTheLatestValue() {
+  @Test func concurrentSubscribersNeverMissTheLatestValue() async {
     for _ in 0..<200 {
       let subject = BehaviorSubject<Int, Never>(0)
       let bag = DisposeBag()
       let lastSeen = LockedValue([Int](repeating: -1, count: 4))
       let violations = Counter()
-      let finished = runOnThreads(4, timeout: .seconds(10)) { thread in
+      let finished = await runOnThreads(4) { thread in
         if thread == 0 {
           for value in 1...200 { subject.onNext(value) }
         } else {

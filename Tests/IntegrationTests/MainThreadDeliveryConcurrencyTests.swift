@@ -42,7 +42,7 @@ struct MainThreadDeliveryConcurrencyTests {
     }
 
     let finished = await Task.detached {
-      runOnThreads(producers) { producer in
+      await runOnThreads(producers) { producer in
         for sequence in 0..<perProducer {
           app.send(.entry(producer: producer, sequence: sequence, amount: 1))
         }

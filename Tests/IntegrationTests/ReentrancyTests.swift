@@ -50,7 +50,7 @@ struct ReentrancyTests {
   // the last (it never sees state(A + B) before state(A)); and the chain finishes on one thread
   // within the timeout (no deadlock).
   @Test(arguments: Architecture.allCases, Source.allCases)
-  func sendsFromInsideAreQueuedInOrder(_ architecture: Architecture, _ source: Source) {
+  func sendsFromInsideAreQueuedInOrder(_ architecture: Architecture, _ source: Source) async {
     let limit = Self.limit
     let reducerGauge = DepthGauge()
     let sourceGauge = DepthGauge()
@@ -84,7 +84,7 @@ struct ReentrancyTests {
     let seen = Recorder<[Int]>()
     subscriptions.append(app.subscribe { seen.append($0.log) })
 
-    let finished = runOnThreads(1, timeout: .seconds(30)) { _ in app.startChain() }
+    let finished = await runOnThreads(1) { _ in app.startChain() }
 
     #expect(finished, "the chain did not finish: a deadlock")
     #expect(app.state.log == Chain.expectedLog(limit: limit))

@@ -56,7 +56,7 @@ struct StressConcurrencyTests {
   // subscriber sees consecutive states from the one it joined at; the final state is exact; and
   // no subscription is left behind (the suite's resource check, AT-40).
   @Test(arguments: Architecture.allCases)
-  func manyProducersLoseNothingAndKeepTheirOrder(_ architecture: Architecture) {
+  func manyProducersLoseNothingAndKeepTheirOrder(_ architecture: Architecture) async {
     let producers = Self.producers
     let perProducer = Self.inputsPerProducer
     let gauge = DepthGauge()
@@ -69,7 +69,7 @@ struct StressConcurrencyTests {
     let producing = Atomic<Int>(producers)
     let churned = LockedValue([Watch]())
 
-    let finished = runOnThreads(producers + 2, timeout: .seconds(540)) { index in
+    let finished = await runOnThreads(producers + 2, timeout: .seconds(540)) { index in
       if index < producers {
         for sequence in 0..<perProducer {
           app.send(.entry(producer: index, sequence: sequence, amount: index + 1))

@@ -73,7 +73,7 @@ struct TeardownConcurrencyTests {
       let stop = Atomic<Bool>(false)
       let afterRelease = Counter()
       let senders = Task.detached {
-        runOnThreads(2, timeout: .seconds(30)) { thread in
+        await runOnThreads(2) { thread in
           // Each pauses between sends: see `LedgerApp.tick`.
           if thread == 0 {
             var sequence = 0
