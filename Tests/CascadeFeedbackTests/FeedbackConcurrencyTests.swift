@@ -9,43 +9,49 @@ import Testing
 /// Feedback loops under real threads; CI runs this suite under ThreadSanitizer.
 @Suite(.checksResources)
 struct FeedbackConcurrencyTests {
-  /// Runs `body` on a new dispatch worker; `wait` returns whether it finished in time.
+  /// Runs `body` on a new dispatch worker; `wait` returns whether it finished in time, without
+  /// blocking a thread of the cooperative pool.
   final class Background: Sendable {
-    private let group = DispatchGroup()
+    private let done = Signal()
 
     init(_ body: @escaping @Sendable () -> Void) {
-      group.enter()
-      DispatchQueue.global().async { [group] in
-        body()
-        group.leave()
+      let account = ResourceAccount.current
+      DispatchQueue.global().async { [done] in
+        if let account {
+          account.withCurrent(body)
+        } else {
+          body()
+        }
+        done.fire()
       }
     }
 
-    func wait(timeout seconds: Int = 30) -> Bool {
-      group.wait(timeout: .now() + .seconds(seconds)) == .success
+    func wait(timeout: Duration = .seconds(60)) async -> Bool {
+      await done.wait(timeout: timeout)
     }
   }
 
   /// A gate a delivery blocks on, once, so that the loop stays busy on another thread.
   final class Gate: Sendable {
-    private let entered = DispatchSemaphore(value: 0)
-    private let released = DispatchSemaphore(value: 0)
+    private let entered = Signal()
+    private let released = Signal()
     private let used = Atomic<Bool>(false)
 
-    /// Called by the thread to block; blocks only the first time.
+    /// Called by the thread to block (a dispatch worker, never the cooperative pool); blocks
+    /// only the first time.
     func block() {
       guard !used.exchange(true, ordering: .acquiringAndReleasing) else { return }
-      entered.signal()
-      _ = released.wait(timeout: .now() + .seconds(30))
+      entered.fire()
+      _ = released.waitBlocking(timeout: .seconds(60))
     }
 
     /// Waits until a thread is blocked in ``block()``.
-    func waitUntilBlocked() -> Bool {
-      entered.wait(timeout: .now() + .seconds(30)) == .success
+    func waitUntilBlocked() async -> Bool {
+      await entered.wait(timeout: .seconds(60))
     }
 
     func release() {
-      released.signal()
+      released.fire()
     }
   }
 
@@ -182,7 +188,7 @@ struct FeedbackConcurrencyTests {
   // AT-26: while the loop is busy on another thread, the query changes and the old effect emits;
   // both are queued, the change first. When it is reduced, the old effect is cancelled and its
   // queued event dropped.
-  @Test func queuedEventsOfACancelledEffectAreDroppedAcrossThreads() {
+  @Test func queuedEventsOfACancelledEffectAreDroppedAcrossThreads() async {
     let gate = Gate()
     let results = PublishSubject<String, Never>()
     let loop = FeedbackLoop<Search, SearchEvent>(
@@ -200,11 +206,11 @@ struct FeedbackConcurrencyTests {
     )
     loop.send(.type("a"))
     let busy = Background { loop.send(.hold) }
-    #expect(gate.waitUntilBlocked())
+    #expect(await gate.waitUntilBlocked())
     loop.send(.type("b"))  // queued: the other thread is processing
     results.onNext("1")  // the effect for "a" emits; its event is queued behind the change
     gate.release()
-    #expect(busy.wait())
+    #expect(await busy.wait())
     #expect(loop.currentState.results == [])
     results.onNext("2")
     #expect(loop.currentState.results == ["b: 2"])
@@ -213,7 +219,7 @@ struct FeedbackConcurrencyTests {
 
   // AT-27: an external source emits 1, 2, 3 and completes while the loop is busy on another
   // thread: when it is free again, all three are reduced (states 6, 7, 9, 12).
-  @Test func externalSourceCompletingIsNotCancellation() {
+  @Test func externalSourceCompletingIsNotCancellation() async {
     let gate = Gate()
     let source = PublishSubject<Int, Never>()
     let states = Recorder<Int>()
@@ -232,20 +238,20 @@ struct FeedbackConcurrencyTests {
       scheduler: ImmediateScheduler.instance
     )
     let busy = Background { loop.send(6) }
-    #expect(gate.waitUntilBlocked())
+    #expect(await gate.waitUntilBlocked())
     source.onNext(1)
     source.onNext(2)
     source.onNext(3)
     source.onCompleted()
     gate.release()
-    #expect(busy.wait())
+    #expect(await busy.wait())
     #expect(states.values == [0, 6, 7, 9, 12])
     loop.stop()
   }
 
   // AT-27 for effects: an effect whose stream emits and completes while the loop is busy keeps its
   // events; only cancellation drops them.
-  @Test func completedEffectKeepsItsQueuedEvents() {
+  @Test func completedEffectKeepsItsQueuedEvents() async {
     let gate = Gate()
     let source = PublishSubject<String, Never>()
     let loop = FeedbackLoop<Search, SearchEvent>(
@@ -260,12 +266,12 @@ struct FeedbackConcurrencyTests {
       scheduler: ImmediateScheduler.instance
     )
     let busy = Background { loop.send(.hold) }
-    #expect(gate.waitUntilBlocked())
+    #expect(await gate.waitUntilBlocked())
     source.onNext("1")
     source.onNext("2")
     source.onCompleted()
     gate.release()
-    #expect(busy.wait())
+    #expect(await busy.wait())
     #expect(loop.currentState.results == ["1", "2"])
     loop.stop()
   }
