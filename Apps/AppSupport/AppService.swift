@@ -64,11 +64,14 @@ public struct AppServiceTimeout: Error, CustomStringConvertible {
 extension AppService {
   /// Waits until the state satisfies `predicate` and returns that state.
   ///
-  /// Checks the current state first, then every new state.
+  /// Checks the current state first, then every new state: the wait ends on the state itself,
+  /// never by polling, so `timeout` only bounds how long a wait for a state that never comes
+  /// lasts (60 seconds by default, generous so that a loaded machine never times out work that
+  /// is merely late).
   ///
   /// - Throws: ``AppServiceTimeout`` when no state satisfies `predicate` within `timeout`.
   public func waitForState(
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(60),
     where predicate: @escaping @Sendable (State) -> Bool
   ) async throws -> State {
     let states = self.states

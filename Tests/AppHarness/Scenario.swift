@@ -42,11 +42,12 @@ public struct Scenario<Intent: Sendable, State: Sendable & Equatable>: Sendable,
   public var name: String
   /// The steps, in order.
   public var steps: [Step]
-  /// How long an ``Step/await(_:_:)`` step may wait.
+  /// How long an ``Step/await(_:_:)`` step may wait: a safety net that turns a hang into a
+  /// failure (the step ends as soon as the state arrives).
   public var timeout: Duration
 
   /// Creates a scenario from its steps.
-  public init(_ name: String, timeout: Duration = .seconds(10), steps: [Step]) {
+  public init(_ name: String, timeout: Duration = .seconds(60), steps: [Step]) {
     self.name = name
     self.steps = steps
     self.timeout = timeout
@@ -55,7 +56,7 @@ public struct Scenario<Intent: Sendable, State: Sendable & Equatable>: Sendable,
   /// Creates a scenario from its steps, listed one per line.
   public init(
     _ name: String,
-    timeout: Duration = .seconds(10),
+    timeout: Duration = .seconds(60),
     @StepsBuilder steps: () -> [Step]
   ) {
     self.init(name, timeout: timeout, steps: steps())

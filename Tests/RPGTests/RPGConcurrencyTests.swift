@@ -25,7 +25,7 @@ import Testing
     }
     // Every intent makes one change: one monster appears, every other explore is refused.
     let expected = 1 + threads * perThread
-    let state = try await game.waitForState(timeout: .seconds(20)) { $0.changes == expected }
+    let state = try await game.waitForState(timeout: .seconds(60)) { $0.changes == expected }
     #expect(state.game?.monster != nil)
     #expect(state.game?.step == 1)
     #expect(state.message.hasPrefix("You are already fighting"))
@@ -41,7 +41,7 @@ import Testing
     game.send(.save(overwrite: false))
     for intent in intents.dropFirst() { game.send(intent) }
     // The save finishes whenever the disk allows; the game is the same either way.
-    let state = try await game.waitForState(timeout: .seconds(20)) { state in
+    let state = try await game.waitForState(timeout: .seconds(60)) { state in
       !state.isBusy && state.savedStep == 0 && state.game?.step == Bot.simulate(intents).game?.step
     }
     #expect(state.game == Bot.simulate(intents).game)
