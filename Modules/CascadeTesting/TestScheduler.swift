@@ -64,6 +64,8 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
     /// Tasks in ``TestScheduler/waitForPendingItems(_:)``, by id.
     var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, any Error>)] = [:]
     var nextWaiter = 0
+    /// Signalled whenever an item is scheduled (``signalOnSchedule(_:)``).
+    var scheduleSignals: [ChangeSignal] = []
   }
 
   let state = LockedValue(State())
@@ -113,7 +115,7 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
     _ action: @escaping @Sendable () -> Void
   ) -> ScheduledItem {
     let resource = counted ? Resources.increment() : nil
-    let (item, ready) = state.withLock { state in
+    let (item, ready, signals) = state.withLock { state in
       let due = max(state.now, instant ?? state.now.advanced(by: delay))
       let item = ScheduledItem(
         time: due,
@@ -124,10 +126,21 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
       )
       state.nextSequence += 1
       state.items.insert(item)
-      return (item, state.waiters.isEmpty ? [] : state.takeReadyWaiters())
+      return (
+        item, state.waiters.isEmpty ? [] : state.takeReadyWaiters(), state.scheduleSignals
+      )
     }
     for continuation in ready { continuation.resume() }
+    for signal in signals { signal.signal() }
     return item
+  }
+
+  /// Signals `signal` each time an item is scheduled from now on.
+  ///
+  /// A test store on this clock waits on it, so that a `receive` waiting for a command wakes
+  /// when the command goes to sleep here, and advances the clock to it.
+  func signalOnSchedule(_ signal: ChangeSignal) {
+    state.withLock { $0.scheduleSignals.append(signal) }
   }
 
   func cancel(_ item: ScheduledItem) {

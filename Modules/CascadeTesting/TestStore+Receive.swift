@@ -221,7 +221,8 @@ extension TestStore {
         await clock.advance(to: due)
         continue
       } else if log.hasCommandsInFlight || store.parkedCommandCount > 0 {
-        // Wakes when a command ends or an action is reduced; the deadline only ends a hang.
+        // Wakes when a command ends, an action is reduced or something is scheduled on the
+        // clock (a command going to sleep on it); the deadline only ends a hang.
         await log.changes.wait(after: generation, until: realDeadline)
         continue
       } else {

@@ -53,12 +53,12 @@ import IssueReporting
 /// store's ``clock`` (a ``TestScheduler``) it advances virtual time, one due item at a time, by
 /// at most its `within` budget (default zero, for tests that move the clock themselves), and
 /// stops where the action arrived. In real time it waits for command tasks to run (a task the
-/// clock has woken still needs a thread): it wakes on each action the store reduces and each
-/// command that ends, never by polling, and gives up after ``timeout`` (10 seconds by default), a
-/// bound that only turns a hang into a failure. It stops at once, and fails, when no command is
-/// in flight or waiting and nothing is due on the clock within the budget; when it fails, the
-/// clock has moved by the whole budget. `finish` waits in real time only, the same way, for the
-/// commands in flight to end.
+/// clock has woken still needs a thread): it wakes on each action the store reduces, each
+/// command that ends and each item scheduled on the clock (a command going to sleep on it), never
+/// by polling, and gives up after ``timeout`` (10 seconds by default), a bound that only turns a
+/// hang into a failure. It stops at once, and fails, when no command is in flight or waiting and
+/// nothing is due on the clock within the budget; when it fails, the clock has moved by the whole
+/// budget. `finish` waits in real time only, the same way, for the commands in flight to end.
 ///
 /// Use a test store from one task at a time: each assertion awaits the one before.
 public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sendable {
@@ -146,6 +146,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     self.clock = clock
     creation = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     store.install(probe: log.probe)
+    clock?.signalOnSchedule(log.changes)
   }
 
   deinit {

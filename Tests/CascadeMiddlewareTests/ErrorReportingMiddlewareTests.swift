@@ -96,8 +96,10 @@ struct ErrorReportingMiddlewareTests {
     store.send(.request("/sync"))
     store.run("sync") { _, _ in throw Offline() }
 
-    // settle() waits for the inputs, not for the command's task: wait for the report.
-    #expect(await eventually { reports.values.count == 1 })
+    // The command has ended (its failure reported through the diagnostics hook, which ran in its
+    // task) and what the report's dispatcher sent is reduced.
+    await store.finish()
+    #expect(reports.values.count == 1)
     let report = reports.values.first
     #expect(report?.error is Offline)
     #expect(report?.state.lastPath == "/sync")
@@ -108,7 +110,7 @@ struct ErrorReportingMiddlewareTests {
     }
     #expect(source == "sync")
     // The report's dispatcher reaches the store, so the app can react to the failure.
-    #expect(await eventually { store.state.loginShown })
+    #expect(store.state.loginShown)
   }
 
   @Test func aFailureBeforeAnyInputNeedsAState() {

@@ -84,9 +84,10 @@ struct CommandTests {
     await scheduler.advance(by: .seconds(1))
     store.cancel(id: "load")
     await scheduler.run()
-    await store.settle()
+    // The cancelled command has ended and everything sent so far is reduced.
+    await store.finish()
     #expect(store.state == [])
-    #expect(await eventually { store.commandsInFlight == 0 })
+    #expect(store.commandsInFlight == 0)
   }
 
   // AT-25 / AT-26: only the latest search's result is used, even when an earlier search had
@@ -97,16 +98,27 @@ struct CommandTests {
       log.append(action)
     }
     let delays: [String: Int] = ["a": 3, "ab": 2, "abc": 1]
+    let cancelled = Recorder<String>()
     for query in ["a", "ab", "abc"] {
       store.run(id: "search", cancelInFlight: true) { _, store in
-        try await scheduler.sleep(for: .seconds(delays[query]!))
+        do {
+          try await scheduler.sleep(for: .seconds(delays[query]!))
+        } catch {
+          cancelled.append(query)
+          throw error
+        }
         store.send("results for \(query)")
       }
     }
+    // The earlier searches are past their sleeps (cancelled), so the one item left to wait for
+    // is the latest search's sleep: running the clock cannot miss it.
+    #expect(await cancelled.wait(forCount: 2))
+    try await scheduler.waitForPendingItems(1)
     await scheduler.run()
-    #expect(await eventually { store.commandsInFlight == 0 })
-    await store.settle()
+    await store.finish()
+    #expect(store.commandsInFlight == 0)
     #expect(store.state == ["results for abc"])
+    #expect(cancelled.values.sorted() == ["a", "ab"])
   }
 
   // AT-30: a pending command cancelled by id never starts; the running one completes.
@@ -119,14 +131,20 @@ struct CommandTests {
       try await scheduler.sleep(for: .seconds(1))
       store.send("first done")
     }
+    // The running command's sleep is registered, due at 1 s. (Waited for before parking the
+    // second command, whose expiry timer is an item on the same scheduler and would satisfy the
+    // wait while the first command has not slept yet.)
+    try await scheduler.waitForPendingItems(1)
     store.fire(command: AfterFirst(), id: "second")
     #expect(store.parkedCommandCount == 1)
     store.cancel(id: "second")
     #expect(store.parkedCommandCount == 0)
-    try await scheduler.waitForPendingItems(1)
     await scheduler.advance(by: .seconds(1))
-    #expect(await eventually { store.commandsInFlight == 0 })
-    await store.settle()
+    // The first command has ended and what it sent is reduced: had the second still been
+    // parked, that input would have run it.
+    await store.finish()
+    #expect(store.commandsInFlight == 0)
+    #expect(store.parkedCommandCount == 0)
     #expect(store.state == ["first done"])
   }
 

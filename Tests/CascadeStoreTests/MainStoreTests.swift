@@ -27,7 +27,9 @@ struct MainStoreTests {
     store.run { _, store in
       await Task.detached { store.send("from background") }.value
     }
-    #expect(await eventuallyOnMain { store.state == ["from background"] })
+    // The command has ended and its input, hopped to the main queue, is reduced.
+    await store.finish()
+    #expect(store.state == ["from background"])
   }
 
   // The Observation adapter: a selection observable with withObservationTracking.

@@ -119,7 +119,9 @@ struct RPGSeedTests {
     #expect(core.state.monsters.names == ["Goblin"])
 
     core.fire(command: CreatePlayer(player: Player(name: "Grace", level: 1)))
-    #expect(await eventually(timeout: .seconds(20)) { core.state.players == ["Grace"] })
+    // The asynchronous command has ended and the event it fired is reduced.
+    await core.finish()
+    #expect(core.state.players == ["Grace"])
 
     viewController.viewDidDisappear()
     core.fire(event: LevelUp())

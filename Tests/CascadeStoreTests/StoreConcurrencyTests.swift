@@ -83,7 +83,11 @@ struct StoreConcurrencyTests {
       for _ in 0..<2_000 { store.send(1) }
     }
     #expect(finished)
-    #expect(await eventually { seen.allSatisfy { $0.values.last == 8_000 } })
+    // Every send has returned, so every input is reduced; the deliveries on the subscriber
+    // queues may still be on their way: wait for each to reach the final state.
+    for recorder in seen {
+      #expect(await recorder.wait { $0.last == 8_000 })
+    }
     for recorder in seen {
       let values = recorder.values
       #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
@@ -119,13 +123,18 @@ struct StoreConcurrencyTests {
   // per-producer order kept, the state correct, no crash.
   @Test func offThreadDispatchIsSerialized() async {
     let store = Store<[Int], Int>(initialState: []) { log, value in log.append(value) }
+    let backgroundDone = Signal()
     await MainActor.run {
       DispatchQueue.global().async {
         for value in 1_000..<2_000 { store.send(value) }
+        backgroundDone.fire()
       }
       for value in 0..<1_000 { store.send(value) }
     }
-    #expect(await eventually { store.state.count == 2_000 })
+    // Both producers' sends have returned (each reduced or queued); settle drains the queue.
+    #expect(await backgroundDone.wait())
+    await store.settle()
+    #expect(store.state.count == 2_000)
     let log = store.state
     #expect(log.filter { $0 < 1_000 } == Array(0..<1_000))
     #expect(log.filter { $0 >= 1_000 } == Array(1_000..<2_000))
@@ -174,8 +183,9 @@ struct StoreConcurrencyTests {
       for id in stride(from: thread, to: 100, by: 4) { store.cancel(id: id) }
     }
     #expect(finished)
-    #expect(await eventually { store.commandsInFlight == 0 })
-    await store.settle()
+    // Every command was cancelled: each ends, and finish waits for all of them.
+    await store.finish()
+    #expect(store.commandsInFlight == 0)
     #expect(store.state == 0)
     #expect(store.parkedCommandCount == 0)
   }
@@ -258,7 +268,16 @@ struct MainStoreConcurrencyTests {
       for _ in 0..<500 { inner.send(1) }
     }
     #expect(finished)
-    #expect(await eventuallyOnMain { store.state == 2_000 && observed.value == 2_000 })
+    // The inputs are reduced on the main queue once this test gives up the main actor.
+    await store.finish()
+    #expect(store.state == 2_000)
+    // The observation's deliveries that the main scheduler did not run at once were enqueued on
+    // the main queue while the inputs were reduced; a block enqueued now runs after them (the
+    // main queue is serial, first in first out).
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    #expect(observed.value == 2_000)
     #expect(seen.values == Array(0...2_000))
     subscription.dispose()
   }

@@ -11,11 +11,13 @@ struct StoreLifecycleTests {
   // (their cancel handlers run), and weak probes to the store and its subscriptions are nil.
   @Test func releasingTheStoreCancelsCommandsAndLeaksNothing() async {
     let cancelled = Counter()
+    let started = Counter()
     let subject = PublishSubject<Int, Never>()
     var store: Store<Int, Int>? = Store(initialState: 0) { count, amount in count += amount }
     weak let weakStore = store
     store?.run("forever") { _, _ in
       await withTaskCancellationHandler {
+        started.increment()
         while !Task.isCancelled { await Task.yield() }
       } onCancel: {
         cancelled.increment()
@@ -23,6 +25,7 @@ struct StoreLifecycleTests {
     }
     store?.run("stream") { _, store in
       await withTaskCancellationHandler {
+        started.increment()
         for await value in subject.values { store.send(value) }
       } onCancel: {
         cancelled.increment()
@@ -30,11 +33,15 @@ struct StoreLifecycleTests {
     }
     let subscription = store?.subscribe(on: .synchronous) { _ in }
     let probe = store!
-    #expect(await eventually { probe.commandsInFlight == 2 })
+    // Both commands are running when the store goes away, not merely registered.
+    #expect(await started.wait(forAtLeast: 2))
+    #expect(probe.commandsInFlight == 2)
     _ = consume probe
     store = nil
     #expect(weakStore == nil)
-    #expect(await eventually { cancelled.value == 2 })
+    // Both commands are inside their cancellation handlers' scope (they started), so the
+    // handlers ran within `Task.cancel()`, which releasing the store called.
+    #expect(cancelled.value == 2)
     subscription?.dispose()
   }
 
@@ -55,9 +62,17 @@ struct StoreLifecycleTests {
     }
     let stream = store!.states.subscribe(onNext: { _ in })
     store!.run("completes") { _, store in store.send(1) }
-    store!.run("cancelled at teardown") { _, _ in try await Task.sleep(for: .seconds(60)) }
+    // The completed command has ended (the one below, which never ends, is started after, so
+    // that `finish` has nothing to wait for that does not end).
+    await store!.finish()
+    let sleeping = Signal()
+    store!.run("cancelled at teardown") { _, _ in
+      sleeping.fire()
+      try await Task.sleep(for: .seconds(60))
+    }
     let probe = store!
-    #expect(await eventually { probe.commandsInFlight == 1 && probe.state == 1 })
+    #expect(await sleeping.wait())
+    #expect(probe.commandsInFlight == 1 && probe.state == 1)
     _ = consume probe
     store = nil
     #expect(weakStore == nil)
@@ -75,16 +90,16 @@ struct StoreLifecycleTests {
       scheduler: scheduler,
       diagnostics: { diagnostics.append($0.description) }
     ) { log, action in log.append(action) }
-    let escaped = LockedValue<Store<[String], String>?>(nil)
-    store?.run("Escaper") { _, store in escaped.withLock { $0 = store } }
-    #expect(await eventually { escaped.withLock { $0 } != nil })
+    let escaped = Watched<Store<[String], String>?>(nil)
+    store?.run("Escaper") { _, store in escaped.set(store) }
+    #expect(await escaped.wait { $0 != nil })
     store = nil
-    escaped.withLock { $0?.send("late") }
+    escaped.value?.send("late")
     #expect(
       diagnostics.values
         == ["Input late arrived after the store stopped accepting inputs and was dropped"]
     )
-    escaped.withLock { $0 = nil }
+    escaped.set(nil)
   }
 
   // AT-34: a command that sends one action and then throws: the action is applied, later
@@ -100,7 +115,9 @@ struct StoreLifecycleTests {
       store.send("before failure")
       throw Boom()
     }
-    #expect(await eventually { store.commandsInFlight == 0 })
+    // The command has ended (its failure reported) and its input is reduced.
+    await store.finish()
+    #expect(store.commandsInFlight == 0)
     store.send("after")
     #expect(store.state == ["before failure", "after"])
     #expect(diagnostics.values == ["Command Failing failed: Boom()"])
@@ -125,26 +142,33 @@ struct StoreLifecycleTests {
     }
     try await scheduler.waitForPendingItems(1)
     store.cancel(id: 1)
-    #expect(await eventually { store.commandsInFlight == 0 })
-    await store.settle()
+    // The cancelled command has ended, and its error handler's input was dropped with it.
+    await store.finish()
+    #expect(store.commandsInFlight == 0)
     #expect(store.state == [])
     #expect(diagnostics.values == [])
   }
 
   // Graceful shutdown: commands finish (their inputs still processed), then nothing more is
   // accepted or delivered.
-  @Test func shutdownLettingCommandsFinish() async {
+  @Test @MainActor func shutdownLettingCommandsFinish() async {
     let store = Store<[String], String>(
       initialState: [],
       diagnostics: { _ in }
     ) { log, action in log.append(action) }
     let delivered = Recorder<[String]>()
     let subscription = store.subscribe(on: .synchronous) { delivered.append($0) }
+    let release = Signal()
     store.run { _, store in
-      try await Task.sleep(for: .milliseconds(20))
+      _ = await release.wait()
       store.send("from command")
     }
+    // The command is held until this main-actor job runs, which is once the test gives up the
+    // main actor: inside `shutdown`, which (nonisolated(nonsending), like everything it calls
+    // up to its first suspension) has then taken the command in flight and waits for it.
+    Task { @MainActor in release.fire() }
     await store.shutdown(cancellingCommands: false)
+    #expect(release.hasFired)
     #expect(store.state == ["from command"])
     #expect(store.isShutDown)
     store.send("after shutdown")
@@ -159,15 +183,18 @@ struct StoreLifecycleTests {
       diagnostics: { _ in }
     ) { log, action in log.append(action) }
     let cancelled = Counter()
+    let started = Signal()
     store.run { _, store in
       await withTaskCancellationHandler {
+        started.fire()
         try? await Task.sleep(for: .seconds(60))
       } onCancel: {
         cancelled.increment()
       }
       store.send("too late")
     }
-    #expect(await eventually { store.commandsInFlight == 1 })
+    #expect(await started.wait())
+    #expect(store.commandsInFlight == 1)
     await store.shutdown()
     #expect(cancelled.value == 1)
     #expect(store.state == [])
@@ -177,12 +204,17 @@ struct StoreLifecycleTests {
   // The states stream completes when the store shuts down.
   @Test func statesCompleteOnShutdown() async {
     let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+    let subscribed = Signal()
     let task = Task {
       var seen: [Int] = []
-      for await value in store.states.values { seen.append(value) }
+      for await value in store.states.do(onSubscribed: { subscribed.fire() }).values {
+        seen.append(value)
+      }
       return seen
     }
-    #expect(await eventually { store.subscriptionCount == 1 })
+    #expect(await subscribed.wait())
+    await store.settle()
+    #expect(store.subscriptionCount == 1)
     store.send(1)
     await store.shutdown()
     #expect(await task.value == [0, 1])

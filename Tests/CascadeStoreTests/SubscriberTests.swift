@@ -18,9 +18,12 @@ struct SubscriberTests {
   @MainActor
   final class Label: CascadeStore.Subscriber {
     var texts: [String] = []
+    /// How many updates arrived, for tests to wait on.
+    let updates = CascadeTestSupport.Counter()
     func update(with state: Counter) {
       MainActor.assertIsolated()
       texts.append("\(state.count)")
+      updates.increment()
     }
   }
 
@@ -61,7 +64,10 @@ struct SubscriberTests {
     let label = Label()
     core.add(subscriber: label)
     await Task.detached { core.fire(event: Bump()) }.value
-    #expect(await eventuallyOnMain { label.texts == ["0", "1"] })
+    // The update was reduced on the background thread and enqueued for the main actor: wait for
+    // it to arrive there.
+    #expect(await label.updates.wait(forAtLeast: 2))
+    #expect(label.texts == ["0", "1"])
     core.remove(subscriber: label)
   }
 

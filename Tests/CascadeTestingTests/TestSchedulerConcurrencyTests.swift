@@ -11,6 +11,8 @@ struct TestSchedulerConcurrencyTests {
   // AT-46: advancing from a second thread while another thread advances is diagnosed, and the
   // second call runs nothing.
   @Test func advancingFromASecondThreadIsReported() {
+    // The semaphores' timeouts only turn a hang into a failure: each wait ends on its signal.
+    let safety = DispatchTimeInterval.seconds(30)
     let scheduler = TestScheduler()
     let inside = DispatchSemaphore(value: 0)
     let resume = DispatchSemaphore(value: 0)
@@ -19,21 +21,21 @@ struct TestSchedulerConcurrencyTests {
     scheduler.schedule(after: .seconds(1)) {
       ran.append("blocking item")
       inside.signal()
-      _ = resume.wait(timeout: .now() + 10)
+      _ = resume.wait(timeout: .now() + safety)
     }
     scheduler.schedule(after: .seconds(2)) { ran.append("later item") }
     DispatchQueue.global().async {
       scheduler.advance(by: .seconds(1))
       finished.signal()
     }
-    #expect(inside.wait(timeout: .now() + 10) == .success)
+    #expect(inside.wait(timeout: .now() + safety) == .success)
     withKnownIssue {
       scheduler.advance(by: .seconds(5))
     } matching: { issue in
       issue.description.contains("another thread or task is advancing")
     }
     resume.signal()
-    #expect(finished.wait(timeout: .now() + 10) == .success)
+    #expect(finished.wait(timeout: .now() + safety) == .success)
     #expect(ran.values == ["blocking item"])
     #expect(scheduler.now.offset == .seconds(1))
     // Taking turns is fine.
@@ -58,7 +60,8 @@ struct TestSchedulerConcurrencyTests {
       }
     }
     for _ in 0..<10 { scheduler.advance(by: .milliseconds(10)) }
-    #expect(group.wait(timeout: .now() + 10) == .success)
+    // A safety net only: the wait ends when the four producers are done.
+    #expect(group.wait(timeout: .now() + .seconds(30)) == .success)
     scheduler.advance(by: .seconds(1))
     #expect(ran.value == 2_000)
   }

@@ -159,10 +159,23 @@ struct TestStoreTests {
     await store.finish()
   }
 
-  @Test func finishWaitsForCommandsToEnd() async {
+  @Test @MainActor func finishWaitsForCommandsToEnd() async {
     let store = TestStore(initialState: Counter(), reducer: Counter.reduce)
-    store.run("quick") { _, _ in try await Task.sleep(for: .milliseconds(20)) }
+    let (release, releaser) = AsyncStream<Void>.makeStream()
+    let ended = Recorder<String>()
+    store.run("held") { _, _ in
+      for await _ in release { break }
+      ended.append("held")
+    }
+    // The command is held until this main-actor job runs, which is once the test gives up the
+    // main actor: inside `finish` (nonisolated(nonsending), so on the main actor up to its first
+    // suspension), which has then seen the command in flight and waits for it to end.
+    Task { @MainActor in
+      releaser.yield()
+      releaser.finish()
+    }
     await store.finish()
+    #expect(ended.values == ["held"])
     #expect(store.store.commandsInFlight == 0)
   }
 
@@ -338,7 +351,8 @@ struct TestStoreTests {
         && text.contains("\n  \"load\", started after send(.load)\n")
     }
     store.cancel(id: "load")
-    await store.store.settle()
+    // The cancelled command has ended, so the resource check finds nothing of it left.
+    await store.store.finish()
   }
 
   // AT-33 (7): an assertion closure that throws fails, with the error.
@@ -430,7 +444,8 @@ struct TestStoreTests {
     #expect(skipped[4].contains("1 received action was not asserted at the end of the test"))
     #expect(skipped[5].contains("1 command is still running at the end of the test"))
     store.cancel(id: "load")
-    await store.store.settle()
+    // The cancelled command has ended, so the resource check finds nothing of it left.
+    await store.store.finish()
   }
 
   // AT-33: a wrong assertion still fails in non-exhaustive mode.

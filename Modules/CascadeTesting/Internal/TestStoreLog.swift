@@ -52,8 +52,8 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
   }
 
   let contents = LockedValue(Contents())
-  /// Signalled after every reduced action and every command that ends: what waits in
-  /// `receive` and `finish` wake on.
+  /// Signalled after every reduced action, every command that ends, and every item scheduled on
+  /// the test store's clock: what waits in `receive` and `finish` wake on.
   let changes = ChangeSignal()
 
   /// The probe that feeds the log.
