@@ -55,7 +55,10 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
     try await account.withCurrent { try await function() }
     if await !account.waitUntilEmpty(timeout: grace) {
       let live = account.live
-      Issue.record("AT-40: \(live) stream resource(s) still live after the test")
+      Issue.record(
+        "AT-40: \(live) stream resource(s) still live after the test",
+        sourceLocation: test.sourceLocation
+      )
     }
   }
 }
