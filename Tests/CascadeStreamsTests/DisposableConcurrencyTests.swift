@@ -13,7 +13,7 @@ struct DisposableConcurrencyTests {
     for _ in 0..<1_000 {
       let teardowns = Counter()
       let single = SingleAssignmentDisposable()
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = runOnThreads(2, timeout: .seconds(30)) { index in
         if (index == 0) == disposeFirst {
           single.dispose()
         } else {
@@ -34,7 +34,7 @@ struct DisposableConcurrencyTests {
     for _ in 0..<300 {
       let composite = CompositeDisposable()
       let teardowns = Counter()
-      let finished = runOnThreads(4, timeout: .seconds(5)) { index in
+      let finished = runOnThreads(4, timeout: .seconds(30)) { index in
         if index == 0 {
           composite.dispose()
         } else {

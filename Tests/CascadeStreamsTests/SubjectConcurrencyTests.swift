@@ -25,7 +25,7 @@ struct SubjectConcurrencyTests {
           terminals.increment()
         }
       )
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = runOnThreads(2, timeout: .seconds(30)) { index in
         if index == 0 { subject.onNext(1) } else { subject.onCompleted() }
       }
       #expect(finished)
@@ -59,7 +59,7 @@ struct SubjectConcurrencyTests {
         }
       )
       let observer = box.withLock { $0 }!
-      let finished = runOnThreads(2, timeout: .seconds(5)) { index in
+      let finished = runOnThreads(2, timeout: .seconds(30)) { index in
         if index == 0 { observer.onNext(1) } else { observer.onError(TestError("cancel")) }
       }
       #expect(finished)
@@ -110,7 +110,7 @@ struct SubjectConcurrencyTests {
       let bag = DisposeBag()
       let lastSeen = LockedValue([Int](repeating: -1, count: 4))
       let violations = Counter()
-      let finished = runOnThreads(4, timeout: .seconds(10)) { thread in
+      let finished = runOnThreads(4, timeout: .seconds(30)) { thread in
         if thread == 0 {
           for value in 1...200 { subject.onNext(value) }
         } else {
