@@ -1,19 +1,26 @@
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
-import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
-@Suite(.checksResources, .timeLimit(.minutes(5)))
+/// The bridges between streams and `async` code under real threads. Producers run on threads of
+/// their own, and the tests await signals: no thread of the cooperative pool blocks.
+// The time limit only turns a hang into a failure: it counts the time the tests wait for their
+// turn behind the other resource-checked tests (the stress test takes minutes on a busy machine),
+// so it is far above what they need.
+@Suite(.checksResources, .timeLimit(.minutes(30)))
 struct AsyncBridgeConcurrencyTests {
   // MARK: values: cancelling the consumer
 
   @Test func cancellingTheConsumingTaskDisposesTheSubscription() async {
     let teardowns = Counter()
     let subject = PublishSubject<Int, Never>()
+    let subscribed = Signal()
     let stream = Observable<Int, Never>.create { observer in
       let inner = subject.subscribe(observer)
+      subscribed.fire()
       return Disposables.create {
         inner.dispose()
         teardowns.increment()
@@ -24,9 +31,11 @@ struct AsyncBridgeConcurrencyTests {
       for await _ in stream.values { consumed.increment() }
       return "ended quietly"
     }
-    #expect(await eventually { subject.hasObservers })
+    // The loop has subscribed once `create` has run (it subscribes to the subject first).
+    #expect(await subscribed.wait())
+    #expect(subject.hasObservers)
     subject.onNext(1)
-    #expect(await eventually { consumed.value == 1 })
+    #expect(await consumed.wait { $0 == 1 })
     consumer.cancel()
     // Cancellation ends the loop without an error, and the subscription is gone.
     #expect(await consumer.value == "ended quietly")
@@ -37,35 +46,41 @@ struct AsyncBridgeConcurrencyTests {
   @Test func valuesSentFromAnotherThreadArriveInOrder() async {
     let subject = PublishSubject<Int, Never>()
     var iterator = subject.values.makeAsyncIterator()
-    let producer = DispatchGroup()
-    DispatchQueue.global().async(group: producer) {
+    let produced = Signal()
+    Thread {
       for value in 0..<10_000 { subject.onNext(value) }
       subject.onCompleted()
+      produced.fire()
     }
+    .start()
     var received: [Int] = []
     while let value = await iterator.next() { received.append(value) }
-    #expect(producer.wait(timeout: .now() + 10) == .success)
+    #expect(await produced.wait())
     #expect(received == Array(0..<10_000))
   }
 
   @Test func droppingIteratorsWhileAProducerSendsLeavesNothingBehind() async {
     let subject = PublishSubject<Int, Never>()
     let stop = Counter()
-    let producer = DispatchGroup()
-    DispatchQueue.global().async(group: producer) {
+    let stopped = Signal()
+    Thread {
       var value = 0
       while stop.value == 0 {
         subject.onNext(value)
         value += 1
       }
+      stopped.fire()
     }
+    .start()
     for _ in 0..<200 {
       var iterator = subject.values(bufferingPolicy: .bufferingNewest(4)).makeAsyncIterator()
       _ = await iterator.next()
     }
     stop.increment()
-    #expect(producer.wait(timeout: .now() + 10) == .success)
-    #expect(await eventually { !subject.hasObservers })
+    #expect(await stopped.wait())
+    // Dropping an iterator disposes its subscription before the drop returns (its buffer's
+    // termination runs as it goes), on this task: none is left, whatever the producer did.
+    #expect(!subject.hasObservers)
   }
 
   // MARK: Disposing cancels the task
@@ -97,9 +112,10 @@ struct AsyncBridgeConcurrencyTests {
       onError: { received.append("error(\($0))") },
       onCompleted: { received.append("completed") }
     )
-    #expect(await eventually { received.values == ["next(1)"] })
+    #expect(await received.wait { $0 == ["next(1)"] })
     subscription.dispose()
-    #expect(await eventually { finished.value == 1 })
+    // The body has returned: its late `onNext(2)` and its throw are behind it.
+    #expect(await finished.wait { $0 == 1 })
     #expect(cancelHandlers.value == 1)
     #expect(sawCancellation.value == 1)
     #expect(received.values == ["next(1)"])
@@ -125,9 +141,9 @@ struct AsyncBridgeConcurrencyTests {
       onError: { received.append("error(\($0))") },
       onCompleted: { received.append("completed") }
     )
-    #expect(await eventually { started.value == 1 })
+    #expect(await started.wait { $0 == 1 })
     subscription.dispose()
-    #expect(await eventually { finished.value == 1 })
+    #expect(await finished.wait { $0 == 1 })
     #expect(cancelHandlers.value == 1)
     #expect(received.values.isEmpty)
   }
@@ -145,9 +161,10 @@ struct AsyncBridgeConcurrencyTests {
     let received = Recorder<StreamEvent<Int, Never>>()
     let subscription = Observable(numbers).subscribe { received.append($0) }
     continuation.yield(1)
-    #expect(await eventually { received.values == [.next(1)] })
+    #expect(await received.wait { $0 == [.next(1)] })
     subscription.dispose()
-    #expect(await eventually { terminations.values == ["cancelled"] })
+    // Terminated: the stream drops what it is given from now on.
+    #expect(await terminations.wait { $0 == ["cancelled"] })
     continuation.yield(2)
     continuation.finish()
     #expect(received.values == [.next(1)])
@@ -163,7 +180,7 @@ struct AsyncBridgeConcurrencyTests {
       }
       stream.subscribe { received.append($0) }.dispose()
     }
-    #expect(await eventually { finished.value == 100 })
+    #expect(await finished.wait { $0 == 100 })
     // A task may have delivered before the dispose reached it (its value, perhaps its
     // completion); a completion never comes without its value, and nothing fails.
     let values = received.values
@@ -201,7 +218,7 @@ struct AsyncBridgeConcurrencyTests {
       },
       onCompleted: { completed.increment() }
     )
-    #expect(await eventually { completed.value == 1 })
+    #expect(await completed.wait { $0 == 1 })
     subscription.dispose()
     let values = received.values
     #expect(overlaps.value == 0)

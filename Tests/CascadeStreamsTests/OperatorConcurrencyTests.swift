@@ -11,7 +11,7 @@ import Testing
 @Suite(.checksResources)
 struct OperatorConcurrencyTests {
   /// Runs `first` and `second` on two new threads released together; `true` if both return
-  /// within 5 s.
+  /// within 30 s (a safety net).
   private func bothFinish(
     _ first: @escaping @Sendable () -> Void,
     _ second: @escaping @Sendable () -> Void
@@ -33,14 +33,14 @@ struct OperatorConcurrencyTests {
     ready.wait()
     go.signal()
     go.signal()
-    return done.wait(timeout: .now() + 5) == .success
+    return done.wait(timeout: .now() + 30) == .success
   }
 
   /// Calls `body` `count` times, stopping early when it returns `false`.
   private func repeatRounds(_ count: Int = 3, _ body: () -> Bool) {
     for round in 1...count {
       guard body() else {
-        Issue.record("round \(round) did not finish within 5 s: deadlock")
+        Issue.record("round \(round) did not finish within 30 s: deadlock")
         return
       }
     }
@@ -224,7 +224,7 @@ struct OperatorConcurrencyTests {
       finished.enter()
       Thread {
         for _ in 0..<rounds {
-          guard start.wait(timeout: .now() + 5) == .success else { break }
+          guard start.wait(timeout: .now() + 30) == .success else { break }
           let subscription = shared.subscribe { _ in }
           live.withLock { $0.append(subscription) }
           subscribed.signal()
@@ -236,8 +236,8 @@ struct OperatorConcurrencyTests {
     roundLoop: for round in 1...rounds {
       for start in starts { start.signal() }
       for _ in 0..<threads {
-        guard subscribed.wait(timeout: .now() + 5) == .success else {
-          Issue.record("round \(round): subscribers did not finish within 5 s")
+        guard subscribed.wait(timeout: .now() + 30) == .success else {
+          Issue.record("round \(round): subscribers did not finish within 30 s")
           break roundLoop
         }
       }
@@ -249,7 +249,7 @@ struct OperatorConcurrencyTests {
       for subscription in subscriptionsOfRound { subscription.dispose() }
       #expect(subscriptions.value == round, "round \(round)")
     }
-    #expect(finished.wait(timeout: .now() + 5) == .success)
+    #expect(finished.wait(timeout: .now() + 30) == .success)
     for subscription in live.withLock({ $0 }) { subscription.dispose() }
   }
 
@@ -281,7 +281,7 @@ struct OperatorConcurrencyTests {
       }
       .start()
     }
-    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(group.wait(timeout: .now() + 30) == .success)
     subscription.dispose()
     #expect(overlaps.value == 0)
     let values = received.values
@@ -308,7 +308,7 @@ struct OperatorConcurrencyTests {
       }
       .start()
     }
-    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(group.wait(timeout: .now() + 30) == .success)
     #expect(last.withLock { $0 } == "\(count - 1)-\(count - 1)")
     subscription.dispose()
   }
@@ -335,7 +335,7 @@ struct OperatorConcurrencyTests {
     outer.onNext(1)
     afterSwitch.withLock { $0 = true }
     inners[1].onNext(1)
-    #expect(group.wait(timeout: .now() + 5) == .success)
+    #expect(group.wait(timeout: .now() + 30) == .success)
     #expect(stale.value <= 1)
     subscription.dispose()
   }

@@ -2,11 +2,17 @@ import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
 /// Real-thread tests of the schedulers and of the operators that hop threads; run under
 /// ThreadSanitizer in CI.
+///
+/// A test that waits for work on dispatch's global queues (a concurrent scheduler, a timer)
+/// awaits a ``Signal`` instead of blocking its thread: on Linux the cooperative pool runs on those
+/// queues, and a blocked pool thread could starve the very work it waits for. The tests that
+/// block wait for work on serial queues of their own, whose threads dispatch always provides.
 @Suite(.checksResources)
 struct SchedulerConcurrencyTests {
   /// Counts callers inside a region and remembers the most there ever were at once.
@@ -27,7 +33,7 @@ struct SchedulerConcurrencyTests {
   }
 
   private func wait(_ semaphore: DispatchSemaphore) -> Bool {
-    semaphore.wait(timeout: .now() + .seconds(5)) == .success
+    semaphore.wait(timeout: .now() + .seconds(30)) == .success
   }
 
   // MARK: AT-07
@@ -52,7 +58,7 @@ struct SchedulerConcurrencyTests {
         if event == .next(1) {
           entered.signal()
           blocked.store(
-            release.wait(timeout: .now() + .seconds(5)) == .timedOut,
+            release.wait(timeout: .now() + .seconds(30)) == .timedOut,
             ordering: .relaxed
           )
         }
@@ -86,7 +92,7 @@ struct SchedulerConcurrencyTests {
         received.append(value)
         if value == 1 {
           entered.signal()
-          _ = release.wait(timeout: .now() + .seconds(5))
+          _ = release.wait(timeout: .now() + .seconds(30))
         }
       },
       onCompleted: { completions.increment() }
@@ -113,7 +119,7 @@ struct SchedulerConcurrencyTests {
     let disposedOnQueue = Atomic<Bool>(false)
     scheduler.schedule {
       entered.signal()
-      _ = release.wait(timeout: .now() + .seconds(5))
+      _ = release.wait(timeout: .now() + .seconds(30))
       subscription.dispose()
       disposedOnQueue.store(true, ordering: .relaxed)
     }
@@ -152,7 +158,7 @@ struct SchedulerConcurrencyTests {
 
   // AT-09: a serial scheduler over a concurrent queue never runs two items at once, and runs them
   // in order.
-  @Test func serialSchedulerOverAConcurrentQueueNeverOverlaps() {
+  @Test func serialSchedulerOverAConcurrentQueueNeverOverlaps() async {
     let target = DispatchQueue(label: "at09.concurrent", attributes: .concurrent)
     let scheduler = SerialDispatchQueueScheduler(target: target, label: "at09.serial")
     let probe = OverlapProbe()
@@ -169,7 +175,9 @@ struct SchedulerConcurrencyTests {
     }
     // Unrelated work on the same concurrent queue keeps it busy meanwhile.
     for _ in 0..<100 { target.async(group: group) {} }
-    #expect(group.wait(timeout: .now() + .seconds(10)) == .success)
+    let done = Signal()
+    group.notify(queue: target) { done.fire() }
+    #expect(await done.wait())
     #expect(probe.maximum == 1)
     #expect(order.values == Array(0..<1_000))
   }
@@ -181,27 +189,29 @@ struct SchedulerConcurrencyTests {
     let log = Recorder<String>()
     let ranSynchronously = await MainActor.run {
       let scheduled = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
+      // A thread of its own: the main thread blocks until it has scheduled.
+      Thread {
         scheduler.schedule { log.append("background") }
         scheduled.signal()
       }
-      _ = scheduled.wait(timeout: .now() + .seconds(5))
+      .start()
+      _ = scheduled.wait(timeout: .now() + .seconds(30))
       scheduler.schedule { log.append("main") }
       return !log.values.isEmpty
     }
     #expect(!ranSynchronously)
-    #expect(await eventually { log.values.count == 2 })
+    #expect(await log.wait(forCount: 2))
     #expect(log.values == ["background", "main"])
   }
 
   // MARK: Operators on real threads
 
   // AT-03: observe(on:) a concurrent scheduler serializes deliveries, keeping each sender's order.
-  @Test func observeOnAConcurrentSchedulerNeverOverlaps() {
+  @Test func observeOnAConcurrentSchedulerNeverOverlaps() async {
     let subject = PublishSubject<Int, Never>()
     let probe = OverlapProbe()
     let received = Recorder<Int>()
-    let done = DispatchSemaphore(value: 0)
+    let done = Signal()
     let senders = 8
     let perSender = 1_000
     let subscription = subject.observe(on: ConcurrentDispatchQueueScheduler()).subscribe(
@@ -209,13 +219,13 @@ struct SchedulerConcurrencyTests {
         probe.enter()
         received.append(value)
         probe.exit()
-        if received.values.count == senders * perSender { done.signal() }
+        if received.values.count == senders * perSender { done.fire() }
       }
     )
     DispatchQueue.concurrentPerform(iterations: senders) { sender in
       for index in 0..<perSender { subject.onNext(sender * perSender + index) }
     }
-    #expect(wait(done))
+    #expect(await done.wait())
     subscription.dispose()
     #expect(probe.maximum == 1)
     let values = received.values
@@ -226,13 +236,13 @@ struct SchedulerConcurrencyTests {
     }
   }
 
-  @Test func delayOnAConcurrentSchedulerKeepsOrder() {
+  @Test func delayOnAConcurrentSchedulerKeepsOrder() async {
     let received = Recorder<Int>()
-    let done = DispatchSemaphore(value: 0)
+    let done = Signal()
     let subscription = Observable.from(0..<500)
       .delay(.zero, scheduler: ConcurrentDispatchQueueScheduler())
-      .subscribe(onNext: { received.append($0) }, onCompleted: { done.signal() })
-    #expect(wait(done))
+      .subscribe(onNext: { received.append($0) }, onCompleted: { done.fire() })
+    #expect(await done.wait())
     #expect(received.values == Array(0..<500))
     subscription.dispose()
   }
@@ -261,23 +271,23 @@ struct SchedulerConcurrencyTests {
     #expect(disposedOnQueue.values == [true])
   }
 
-  @Test func debounceOnRealTimersKeepsOrderAndFlushes() {
+  @Test func debounceOnRealTimersKeepsOrderAndFlushes() async {
     let subject = PublishSubject<Int, TestError>()
     let received = Recorder<StreamEvent<Int, TestError>>()
-    let done = DispatchSemaphore(value: 0)
+    let done = Signal()
     let scheduler = ConcurrentDispatchQueueScheduler()
     let subscription =
       subject
       .debounce(.microseconds(50), scheduler: scheduler)
-      .timeout(.seconds(5), scheduler: scheduler, error: TestError("timeout"))
+      .timeout(.seconds(30), scheduler: scheduler, error: TestError("timeout"))
       .subscribe { event in
         received.append(event)
-        if event.isTerminal { done.signal() }
+        if event.isTerminal { done.fire() }
       }
     for value in 0..<2_000 { subject.onNext(value) }
     subject.onNext(1_000_000)
     subject.onCompleted()
-    #expect(wait(done))
+    #expect(await done.wait())
     subscription.dispose()
     let events = received.values
     #expect(events.suffix(2) == [.next(1_000_000), .completed])
@@ -287,20 +297,20 @@ struct SchedulerConcurrencyTests {
 
   // Throttle on real timers: values arrive in order, at most the first of each window plus the
   // latest at its end, and the last value sent is delivered when its window ends.
-  @Test func throttleOnRealTimersKeepsOrderAndTheLatest() {
+  @Test func throttleOnRealTimersKeepsOrderAndTheLatest() async {
     let subject = PublishSubject<Int, Never>()
     let received = Recorder<Int>()
-    let last = DispatchSemaphore(value: 0)
+    let last = Signal()
     let subscription =
       subject
       .throttle(.microseconds(100), latest: true, scheduler: ConcurrentDispatchQueueScheduler())
       .subscribe(onNext: { value in
         received.append(value)
-        if value == 1_000_000 { last.signal() }
+        if value == 1_000_000 { last.fire() }
       })
     for value in 0..<2_000 { subject.onNext(value) }
     subject.onNext(1_000_000)
-    #expect(wait(last))
+    #expect(await last.wait())
     subscription.dispose()
     let values = received.values
     #expect(values.first == 0)
@@ -309,21 +319,97 @@ struct SchedulerConcurrencyTests {
   }
 
   // A timer on a concurrent scheduler ticks in order, from 0, and ends when taken.
-  @Test func intervalOnAConcurrentSchedulerTicksInOrder() {
+  @Test func intervalOnAConcurrentSchedulerTicksInOrder() async {
     let received = Recorder<Int>()
-    let done = DispatchSemaphore(value: 0)
+    let done = Signal()
     let subscription = Observable<Int, Never>
       .interval(.microseconds(200), scheduler: ConcurrentDispatchQueueScheduler())
       .take(50)
-      .subscribe(onNext: { received.append($0) }, onCompleted: { done.signal() })
-    #expect(wait(done))
+      .subscribe(onNext: { received.append($0) }, onCompleted: { done.fire() })
+    #expect(await done.wait())
     subscription.dispose()
     #expect(received.values == Array(0..<50))
   }
 
+  /// Queues the runs scheduled first, third, fifth…, and runs the second, fourth… at once on a
+  /// thread of their own before `schedule` returns: as a concurrent scheduler does with a late
+  /// timer run, which starts elsewhere before the call that scheduled it has returned.
+  final class ElsewhereAtOnceScheduler: CascadeStreams.Scheduler {
+    private final class Run: Disposable {
+      let action: @Sendable () -> Void
+      let cancelled = Atomic<Bool>(false)
+
+      init(_ action: @escaping @Sendable () -> Void) {
+        self.action = action
+      }
+
+      func run() {
+        guard !cancelled.load(ordering: .acquiring) else { return }
+        action()
+      }
+
+      func dispose() { cancelled.store(true, ordering: .releasing) }
+    }
+
+    private let calls = Atomic<Int>(0)
+    private let queued = LockedValue<[Run]>([])
+
+    var now: SchedulerInstant { SchedulerInstant(offset: .zero) }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+      schedule(after: .zero, action)
+    }
+
+    func schedule(
+      after delay: Duration,
+      _ action: @escaping @Sendable () -> Void
+    )
+      -> any Disposable
+    {
+      let run = Run(action)
+      if calls.add(1, ordering: .relaxed).newValue.isMultiple(of: 2) {
+        let ran = DispatchSemaphore(value: 0)
+        Thread {
+          run.run()
+          ran.signal()
+        }
+        .start()
+        ran.wait()
+      } else {
+        queued.withLock { $0.append(run) }
+      }
+      return run
+    }
+
+    /// Runs the queued runs, here.
+    func runQueued() {
+      let runs = queued.withLock { queued in
+        defer { queued = [] }
+        return queued
+      }
+      for run in runs { run.run() }
+    }
+  }
+
+  // A periodic timer's run that starts elsewhere before the call that scheduled it returns, and
+  // arms the next run meanwhile, leaves that next run armed: the timer goes on.
+  @Test func aPeriodicRunThatStartsAtOnceElsewhereKeepsTheTimerGoing() {
+    let scheduler = ElsewhereAtOnceScheduler()
+    let received = Recorder<Int>()
+    let subscription = Observable<Int, Never>.interval(.seconds(1), scheduler: scheduler)
+      .subscribe(onNext: { received.append($0) })
+    // Each queued run emits, and arms the next run, which runs at once elsewhere, emits and arms
+    // the one after (queued).
+    for _ in 0..<3 { scheduler.runQueued() }
+    #expect(received.values == [0, 1, 2, 3, 4, 5])
+    subscription.dispose()
+    scheduler.runQueued()
+    #expect(received.values == [0, 1, 2, 3, 4, 5])
+  }
+
   // Retry with backoff on real timers: failing attempts on other threads are retried after the
   // wait, and the attempt that succeeds is the one delivered.
-  @Test func retryWithBackoffOnRealTimers() {
+  @Test func retryWithBackoffOnRealTimers() async {
     let attempts = Counter()
     let source = Observable<Int, TestError>.create { observer in
       let attempt = attempts.increment()
@@ -338,7 +424,7 @@ struct SchedulerConcurrencyTests {
       return Disposables.empty
     }
     let received = Recorder<StreamEvent<Int, TestError>>()
-    let done = DispatchSemaphore(value: 0)
+    let done = Signal()
     let subscription =
       source
       .retry(
@@ -348,9 +434,9 @@ struct SchedulerConcurrencyTests {
       )
       .subscribe { event in
         received.append(event)
-        if event.isTerminal { done.signal() }
+        if event.isTerminal { done.fire() }
       }
-    #expect(wait(done))
+    #expect(await done.wait())
     subscription.dispose()
     #expect(received.values == [.next(3), .completed])
     #expect(attempts.value == 3)

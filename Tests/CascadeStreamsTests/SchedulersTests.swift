@@ -33,7 +33,7 @@ struct SchedulersTests {
         log.append("first: end")
       }
     }
-    #expect(await eventually { log.values.count == 4 })
+    #expect(await log.wait(forCount: 4))
     #expect(log.values == ["first: begin", "second", "first: end", "first: nested"])
   }
 
@@ -41,7 +41,7 @@ struct SchedulersTests {
     let scheduler = MainScheduler()
     let onMain = Recorder<Bool>()
     scheduler.schedule { onMain.append(MainScheduler.isOnMainQueue) }
-    #expect(await eventually { onMain.values.count == 1 })
+    #expect(await onMain.wait(forCount: 1))
     #expect(onMain.values == [true])
   }
 
@@ -53,7 +53,7 @@ struct SchedulersTests {
     })
     subject.onNext(1)
     subject.onNext(2)
-    #expect(await eventually { received.values.count == 2 })
+    #expect(await received.wait(forCount: 2))
     #expect(received.values == [true, true])
     subscription.dispose()
   }

@@ -11,9 +11,18 @@ import Testing
 @Suite(.checksResources)
 struct MainThreadDeliveryConcurrencyTests {
   /// Main-actor state that only a delivery isolated to the main actor can touch.
+  ///
+  /// Each delivery also publishes its count in ``delivered``, which the test waits on: the wait
+  /// suspends the main actor, so the main queue goes on delivering meanwhile.
   @MainActor
   final class MainProbe {
     var counts: [Int] = []
+    nonisolated let delivered = Watched(-1)
+
+    func record(_ count: Int) {
+      counts.append(count)
+      delivered.set(count)
+    }
   }
 
   // AT-09 and AT-14, on every architecture with its default delivery: four background threads
@@ -38,20 +47,20 @@ struct MainThreadDeliveryConcurrencyTests {
         return
       }
       MainActor.assertIsolated("a state delivered on main is not isolated to the main actor")
-      MainActor.assumeIsolated { probe.counts.append(ledger.count) }
+      MainActor.assumeIsolated { probe.record(ledger.count) }
     }
 
-    let finished = await Task.detached {
-      await runOnThreads(producers) { producer in
-        for sequence in 0..<perProducer {
-          app.send(.entry(producer: producer, sequence: sequence, amount: 1))
-        }
+    let finished = await runOnThreads(producers) { producer in
+      for sequence in 0..<perProducer {
+        app.send(.entry(producer: producer, sequence: sequence, amount: 1))
       }
-    }.value
+    }
 
     #expect(finished)
     let inputs = producers * perProducer
-    #expect(await eventuallyOnMain { probe.counts.last == inputs })
+    // Woken by the delivery of the final state; the main queue delivers while this waits.
+    #expect(await probe.delivered.wait { $0 == inputs })
+    #expect(probe.counts.last == inputs)
     #expect(offMain.value == 0)
     #expect(probe.counts.first == 0)
     #expect(zip(probe.counts, probe.counts.dropFirst()).allSatisfy { $0 < $1 })
@@ -72,7 +81,7 @@ struct MainThreadDeliveryConcurrencyTests {
         offMain.increment()
         return
       }
-      MainActor.assumeIsolated { probe.counts.append(ledger.count) }
+      MainActor.assumeIsolated { probe.record(ledger.count) }
     }
     let background = Task.detached {
       for sequence in 0..<1_000 { app.send(.entry(producer: 1, sequence: sequence, amount: 1)) }
@@ -82,7 +91,8 @@ struct MainThreadDeliveryConcurrencyTests {
       await Task.yield()
     }
     await background.value
-    #expect(await eventuallyOnMain { probe.counts.last == 2_000 })
+    #expect(await probe.delivered.wait { $0 == 2_000 })
+    #expect(probe.counts.last == 2_000)
     #expect(offMain.value == 0)
     #expect(zip(probe.counts, probe.counts.dropFirst()).allSatisfy { $0 < $1 })
     #expect(app.state.violations == 0)

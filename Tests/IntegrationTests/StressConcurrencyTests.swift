@@ -14,7 +14,9 @@ import Testing
 /// sanitizer (TSan, ASan) the same test would take minutes on CI's two cores, so `.ci/run` sets
 /// `CASCADE_STRESS_SCALE` (a divisor of the inputs per producer) for those runs; the threads,
 /// the subscriber churn and every check stay the same.
-@Suite(.checksResources, .timeLimit(.minutes(10)))
+// The time limit only turns a hang into a failure: it counts the time the test waits for its turn
+// behind the other resource-checked tests, and the run itself takes minutes on a busy machine.
+@Suite(.checksResources, .timeLimit(.minutes(30)))
 struct StressConcurrencyTests {
   static let producers = 16
 
@@ -26,12 +28,21 @@ struct StressConcurrencyTests {
 
   /// What a subscriber saw: every state's `count` must be one more than the previous one.
   final class Watch: Sendable {
-    private let seen = LockedValue((first: -1, last: -1, deliveries: 0, gaps: 0))
+    private struct Seen {
+      var first = -1
+      var last = -1
+      var deliveries = 0
+      var gaps = 0
+      /// Whether the producers are done: no state is coming that the subscriber has not seen.
+      var producersDone = false
+    }
+
+    private let seen = Watched(Seen())
 
     init() {}
 
     func see(_ ledger: Ledger) {
-      seen.withLock {
+      seen.update {
         if $0.deliveries == 0 {
           $0.first = ledger.count
         } else if ledger.count != $0.last + 1 {
@@ -42,10 +53,54 @@ struct StressConcurrencyTests {
       }
     }
 
-    var first: Int { seen.withLock { $0.first } }
-    var last: Int { seen.withLock { $0.last } }
-    var deliveries: Int { seen.withLock { $0.deliveries } }
-    var gaps: Int { seen.withLock { $0.gaps } }
+    /// Tells a held subscriber that no more states are coming.
+    func producersAreDone() {
+      seen.update { $0.producersDone = true }
+    }
+
+    /// Blocks this thread until the subscriber has seen three states, or one once the producers
+    /// are done; `false` if not within the (generous) safety timeout.
+    ///
+    /// A subscriber is always delivered the state it joined at, so the wait ends.
+    func waitForStates() -> Bool {
+      seen.waitBlocking(timeout: .seconds(120)) {
+        $0.deliveries >= 3 || ($0.deliveries >= 1 && $0.producersDone)
+      }
+    }
+
+    var first: Int { seen.value.first }
+    var last: Int { seen.value.last }
+    var deliveries: Int { seen.value.deliveries }
+    var gaps: Int { seen.value.gaps }
+  }
+
+  /// The churned subscribers held now, told when the producers are done.
+  final class Holding: Sendable {
+    private let contents = LockedValue((done: false, watches: [ObjectIdentifier: Watch]()))
+
+    init() {}
+
+    /// Holds `watch`, or tells it at once if the producers are done already.
+    func hold(_ watch: Watch) {
+      let done = contents.withLock { contents in
+        if !contents.done { contents.watches[ObjectIdentifier(watch)] = watch }
+        return contents.done
+      }
+      if done { watch.producersAreDone() }
+    }
+
+    func release(_ watch: Watch) {
+      contents.withLock { _ = $0.watches.removeValue(forKey: ObjectIdentifier(watch)) }
+    }
+
+    /// Marks the producers done and tells every held subscriber.
+    func producersAreDone() {
+      let held = contents.withLock { contents in
+        contents.done = true
+        return Array(contents.watches.values)
+      }
+      for watch in held { watch.producersAreDone() }
+    }
   }
 
   // AT-10, AT-11, AT-12 and AT-13 at scale, on every architecture: 16 threads × 50,000 tagged
@@ -68,20 +123,27 @@ struct StressConcurrencyTests {
     let wholeSubscription = app.subscribe { whole.see($0) }
     let producing = Atomic<Int>(producers)
     let churned = LockedValue([Watch]())
+    let holding = Holding()
+    let stuck = Counter()
 
     let finished = await runOnThreads(producers + 2, timeout: .seconds(540)) { index in
       if index < producers {
         for sequence in 0..<perProducer {
           app.send(.entry(producer: index, sequence: sequence, amount: index + 1))
         }
-        producing.subtract(1, ordering: .releasing)
+        if producing.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+          holding.producersAreDone()
+        }
       } else {
-        // Subscribers come and go while the producers send.
+        // Subscribers come and go while the producers send, each held until it has seen a few
+        // states (or its first, once no more are coming).
         repeat {
           let watch = Watch()
+          holding.hold(watch)
           let subscription = app.subscribe { watch.see($0) }
-          for _ in 0..<100 where watch.deliveries < 3 { Thread.sleep(forTimeInterval: 0.000_01) }
+          if !watch.waitForStates() { stuck.increment() }
           subscription.dispose()
+          holding.release(watch)
           churned.withLock { $0.append(watch) }
         } while producing.load(ordering: .acquiring) > 0
       }
@@ -102,9 +164,9 @@ struct StressConcurrencyTests {
     #expect(whole.deliveries == inputs + 1)
     let watches = churned.withLock { $0 }
     #expect(watches.count >= 2)
-    // A subscription disposed before the processing thread got to it may see nothing; the
-    // others see at least the state they joined at.
-    #expect(watches.contains { $0.deliveries > 0 })
+    // Each was held until it saw at least the state it joined at.
+    #expect(stuck.value == 0, "a churned subscriber was never delivered a state")
+    #expect(watches.allSatisfy { $0.deliveries > 0 })
     #expect(watches.reduce(0) { $0 + $1.gaps } == 0)
     wholeSubscription.dispose()
   }

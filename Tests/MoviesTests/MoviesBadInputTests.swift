@@ -1,14 +1,11 @@
 import CascadeTestSupport
-import CascadeTesting
 import Foundation
 import Testing
 
 /// The `movies` executable against hostile input: each refusal is a message on standard error
 /// and a non-zero exit by the program itself (never a signal, never a hang), with nothing on
 /// standard output.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct MoviesBadInputTests {
+@Suite struct MoviesBadInputTests {
   static let executable = builtProduct(named: "movies")
 
   /// Runs `movies`; killed after 60 seconds.

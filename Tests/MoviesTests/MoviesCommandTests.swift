@@ -1,12 +1,9 @@
 import CascadeTestSupport
-import CascadeTesting
 import Foundation
 import Testing
 
 /// The `movies` executable end to end: its output, and its errors on bad input.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct MoviesCommandTests {
+@Suite struct MoviesCommandTests {
   /// The built `movies`, beside the test bundle.
   static let binary: URL? = builtProduct(named: "movies")
 
@@ -16,43 +13,26 @@ import Testing
     var errors: String
   }
 
-  /// Runs `movies` with `arguments` and `input` on standard input; killed after 20 seconds.
-  func movies(_ arguments: [String], input: String = "") throws -> Outcome {
+  /// Runs `movies` with `arguments` and `input` on standard input, and waits for it to exit
+  /// without blocking a thread; killed after 60 seconds, which fails the test.
+  func movies(_ arguments: [String], input: String = "") async throws -> Outcome {
     let binary = try #require(Self.binary, "build the movies product first (swift build)")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
-      if process.isRunning { process.terminate() }
-    }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus,
-      output: String(decoding: output, as: UTF8.self),
-      errors: String(decoding: errors, as: UTF8.self)
-    )
+    let run = try await runChild(binary, arguments, input: .text(input))
+    #expect(!run.timedOut && !run.signalled, "movies \(arguments): \(run.summary)")
+    return Outcome(status: run.status, output: run.outputText, errors: run.errorText)
   }
 
   @Test(arguments: ["store", "reactor", "feedback"])
-  func listsTwoPages(_ architecture: String) throws {
-    let outcome = try movies(["list", "--pages", "2", "--architecture", architecture])
+  func listsTwoPages(_ architecture: String) async throws {
+    let outcome = try await movies(["list", "--pages", "2", "--architecture", architecture])
     #expect(outcome.status == 0)
     let lines = outcome.output.split(separator: "\n")
     #expect(lines.count == 40)
     #expect(lines.first == "   1. The Shawshank Redemption (1994)  8.7")
   }
 
-  @Test func listsJSON() throws {
-    let outcome = try movies(["list", "--pages", "1", "--json"])
+  @Test func listsJSON() async throws {
+    let outcome = try await movies(["list", "--pages", "1", "--json"])
     #expect(outcome.status == 0)
     let films =
       try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]]
@@ -60,8 +40,11 @@ import Testing
     #expect(films?.first?["release_date"] as? String == "1994")
   }
 
-  @Test func browsesAndQuits() throws {
-    let outcome = try movies(["browse", "--architecture", "reactor"], input: "n\nbogus\nr\nq\n")
+  @Test func browsesAndQuits() async throws {
+    let outcome = try await movies(
+      ["browse", "--architecture", "reactor"],
+      input: "n\nbogus\nr\nq\n"
+    )
     #expect(outcome.status == 0)
     #expect(outcome.output.contains("Page 2 of 17"))
     #expect(outcome.output.contains("  21. Life Is Beautiful (1997)"))
@@ -69,8 +52,8 @@ import Testing
     #expect(outcome.output.components(separatedBy: "Page 1 of 17").count == 3)  // first, refresh
   }
 
-  @Test func browseEndsCleanlyWhenInputCloses() throws {
-    let outcome = try movies(["browse"])
+  @Test func browseEndsCleanlyWhenInputCloses() async throws {
+    let outcome = try await movies(["browse"])
     #expect(outcome.status == 0)
     #expect(outcome.output.contains("Page 1 of 17"))
   }
@@ -82,19 +65,19 @@ import Testing
     (["list", "--all", "--architecture", "mvc"], "unknown architecture 'mvc'"),
     (["list", "--all", "--catalog", "/nonexistent/films.csv"], "/nonexistent/films.csv"),
   ])
-  func failsOnBadInput(_ arguments: [String], _ message: String) throws {
-    let outcome = try movies(arguments)
+  func failsOnBadInput(_ arguments: [String], _ message: String) async throws {
+    let outcome = try await movies(arguments)
     #expect(outcome.status != 0)
     #expect(outcome.errors.contains(message))
     #expect(outcome.output.isEmpty)
   }
 
-  @Test func failsOnAMalformedCatalog() throws {
+  @Test func failsOnAMalformedCatalog() async throws {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("movies-\(UUID().uuidString).csv")
     try Data("id,title,release_date,overview,vote_average\n1,A,2000\n".utf8).write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
-    let outcome = try movies(["list", "--all", "--catalog", file.path])
+    let outcome = try await movies(["list", "--all", "--catalog", file.path])
     #expect(outcome.status != 0)
     #expect(outcome.errors.contains("line 2: expected 5 fields, got 3"))
   }

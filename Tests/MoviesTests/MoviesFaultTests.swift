@@ -20,7 +20,7 @@ import FoundationNetworking
     var name: String
     var faults: ServerFaults
     var error: MoviesError
-    var clientTimeout: Duration = .seconds(5)
+    var clientTimeout: Duration = .seconds(30)
 
     var testDescription: String { name }
 
@@ -58,9 +58,9 @@ import FoundationNetworking
       let client = try MoviesClient(baseURL: url, timeout: fault.clientTimeout)
       let movies = makeMovies(architecture, client: client)
       movies.send(.loadNextPage)
-      _ = try await movies.waitForState(timeout: .seconds(10)) { $0.phase == .loadedPage }
+      _ = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .loadedPage }
       movies.send(.loadNextPage)
-      let failed = try await movies.waitForState(timeout: .seconds(10)) { $0.phase == .error }
+      let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
       if case .transport = fault.error {
         // The message is the platform's (FoundationNetworking says "URL error -1"); the type is
         // what the state shows.
@@ -77,7 +77,7 @@ import FoundationNetworking
 
       server.faults = ServerFaults()
       movies.send(.retry)
-      let recovered = try await movies.waitForState(timeout: .seconds(10)) {
+      let recovered = try await movies.waitForState(timeout: .seconds(30)) {
         $0.phase == .loadedPage
       }
       #expect(recovered.batch.page == 2)
@@ -108,8 +108,8 @@ import FoundationNetworking
       disconnectingPages: [2: 2]
     )
     try await withServer(faults: faults) { server, url in
-      let source = try MoviesClient(baseURL: url, timeout: .seconds(5)).resilient(
-        timeout: .seconds(5),
+      let source = try MoviesClient(baseURL: url, timeout: .seconds(30)).resilient(
+        timeout: .seconds(30),
         attempts: 3,
         backoff: .exponential(initial: .milliseconds(10)),
         scheduler: ConcurrentDispatchQueueScheduler()
@@ -117,13 +117,13 @@ import FoundationNetworking
       let movies = makeMovies(.store, client: source)
       for page in 1...2 {
         movies.send(.loadNextPage)
-        let state = try await movies.waitForState(timeout: .seconds(10)) {
+        let state = try await movies.waitForState(timeout: .seconds(30)) {
           !$0.isLoading && $0.batch.page == page
         }
         #expect(state.phase == .loadedPage)
       }
       movies.send(.loadNextPage)
-      let failed = try await movies.waitForState(timeout: .seconds(10)) { $0.phase == .error }
+      let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
       #expect(failed.failure?.error == .malformedBody("not JSON"))
       #expect(server.requestedPages == [1, 1, 1, 2, 2, 2, 3])
     }

@@ -67,7 +67,7 @@ import Testing
   @Test(arguments: Architecture.allCases)
   func theBrowseLoopSurvivesRandomKeys(_ architecture: Architecture) async throws {
     try await withServer(faults: ServerFaults(failureRate: 0.2, seed: 3)) { _, url in
-      let client = try MoviesClient(baseURL: url, timeout: .seconds(5))
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(30))
       let movies = makeMovies(architecture, client: client)
       var fuzz = Fuzz(seed: 33, verbs: ["n", "n", "next", "r", "t", "", "retry", "refresh"])
       var lines: [String] = []

@@ -1,5 +1,6 @@
 import AppHarness
 import AppSupport
+import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
 import Foundation
@@ -15,23 +16,33 @@ import Testing
 
   /// The server of the architecture running now (architectures run one after the other).
   let server = LockedBox<MovieCatalogServer?>(nil)
+  /// The pages the current server was asked for, recorded as the requests arrive.
+  let requests = LockedBox<Recorder<Int>?>(nil)
 
   /// Runs `scenario` on every architecture, each with a fresh server with `faults`.
+  ///
+  /// The timeouts are safety nets (a client's must not fire unless the scenario is about it).
   @discardableResult
   func runEverywhere(
     _ name: String,
     faults: ServerFaults = ServerFaults(),
-    clientTimeout: Duration = .seconds(5),
+    clientTimeout: Duration = .seconds(30),
     steps: [Step]
   ) async throws -> [MoviesState] {
     let servers = Recorder<MovieCatalogServer>()
+    let watching = CompositeDisposable()
     let current = server
-    let scenario = MoviesScenario(name, timeout: .seconds(5), steps: steps)
+    let currentRequests = requests
+    let scenario = MoviesScenario(name, timeout: .seconds(30), steps: steps)
+    defer { watching.dispose() }
     do {
       let states = try await assertIdenticalAcrossArchitectures(scenario) { architecture in
         let server = MovieCatalogServer(catalog: .small, faults: faults)
+        let pages = Recorder<Int>()
+        _ = watching.insert(server.requests.subscribe(onNext: { pages.append($0) }))
         servers.append(server)
         current.value = server
+        currentRequests.value = pages
         let url = try await server.start()
         let client = try MoviesClient(baseURL: url.absoluteString, timeout: clientTimeout)
         return AnyMovies(makeMovies(architecture, client: client))
@@ -118,7 +129,7 @@ import Testing
 
   // A refresh cancels the page in flight (page 2 never answers here) and starts over.
   @Test func refreshDuringALoad() async throws {
-    let server = server
+    let requests = requests
     let states = try await runEverywhere(
       "refresh during a load",
       faults: ServerFaults(hangingPages: [2]),
@@ -127,7 +138,9 @@ import Testing
         Self.loaded(page: 1),
         .send(.loadNextPage),
         .perform("the server got the request for page 2") {
-          try await eventually { server.value?.requestedPages == [1, 2] }
+          let pages = try #require(requests.value)
+          // Woken by the request's arrival at the server.
+          #expect(await pages.wait { $0 == [1, 2] }, "the server was not asked for page 2")
         },
         .expect("paging") { $0.phase == .paging && $0.request?.page == 2 },
         .send(.refresh),

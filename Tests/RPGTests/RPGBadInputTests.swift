@@ -1,14 +1,11 @@
 import CascadeTestSupport
-import CascadeTesting
 import Foundation
 import Testing
 
 /// The `rpg` executable against hostile input: each refusal is a message on standard error and
 /// a non-zero exit by the program itself (never a signal, never a hang), and the save file is
 /// byte for byte what it was.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct RPGBadInputTests {
+@Suite struct RPGBadInputTests {
   static let executable = builtProduct(named: "rpg")
 
   /// Runs `rpg`; killed after 60 seconds.

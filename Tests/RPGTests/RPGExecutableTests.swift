@@ -1,12 +1,9 @@
 import CascadeTestSupport
-import CascadeTesting
 import Foundation
 import Testing
 
 /// Runs the built `rpg` executable, as a player would.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct RPGExecutableTests {
+@Suite struct RPGExecutableTests {
   /// The `rpg` executable in the build products directory, next to the test bundle.
   static let executable: URL? = builtProduct(named: "rpg")
 
@@ -16,45 +13,30 @@ import Testing
     var errors: String
   }
 
-  func rpg(_ arguments: [String], input: String = "") throws -> Run {
+  /// Runs `rpg` with `arguments` and `input` on standard input, and waits for it to exit without
+  /// blocking a thread; killed after 60 seconds, which fails the test.
+  func rpg(_ arguments: [String], input: String = "") async throws -> Run {
     let executable = try #require(
       Self.executable,
       "the rpg executable was not found next to the test bundle; build it first"
     )
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus,
-      output: String(decoding: output, as: UTF8.self),
-      errors: String(decoding: errors, as: UTF8.self)
-    )
+    let run = try await runChild(executable, arguments, input: .text(input))
+    #expect(!run.timedOut && !run.signalled, "rpg \(arguments): \(run.summary)")
+    return Run(status: run.status, output: run.outputText, errors: run.errorText)
   }
 
   @Test(
     .enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"),
     arguments: ["store", "reactor", "feedback"]
   )
-  func aScriptedGamePlaysAndSaves(_ architecture: String) throws {
+  func aScriptedGamePlaysAndSaves(_ architecture: String) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let save = directory.file("save.json").path
     let script = directory.file("game.txt")
     try Data("# a short game\nnew Ada 42\nexplore\nattack\nattack\nshow\n".utf8).write(to: script)
 
-    let played = try rpg(
+    let played = try await rpg(
       ["play", "--script", script.path, "--save", save, "--architecture", architecture]
     )
     #expect(played.status == 0, "\(played.errors)")
@@ -62,7 +44,7 @@ import Testing
     #expect(played.output.contains("Saved to \(save)"))
     #expect(played.errors.isEmpty)
 
-    let shown = try rpg(["show", "--save", save, "--json", "--architecture", architecture])
+    let shown = try await rpg(["show", "--save", save, "--json", "--architecture", architecture])
     #expect(shown.status == 0)
     let state = try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any]
     let game = state?["game"] as? [String: Any]
@@ -72,52 +54,54 @@ import Testing
   }
 
   @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
-  func badInputIsReportedAndLosesNothing() throws {
+  func badInputIsReportedAndLosesNothing() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let save = directory.file("save.json").path
 
     // No save yet.
-    let missing = try rpg(["show", "--save", save])
+    let missing = try await rpg(["show", "--save", save])
     #expect(missing.status != 0)
     #expect(missing.errors.contains("there is no saved game"))
 
-    let created = try rpg(["new", "--name", "Ada", "--seed", "7", "--save", save])
+    let created = try await rpg(["new", "--name", "Ada", "--seed", "7", "--save", save])
     #expect(created.status == 0, "\(created.errors)")
     let original = try Data(contentsOf: URL(fileURLWithPath: save))
 
     // A second `new` would replace the game: refused without --force.
-    let again = try rpg(["new", "--name", "Grace", "--save", save])
+    let again = try await rpg(["new", "--name", "Grace", "--save", save])
     #expect(again.status != 0)
     #expect(again.errors.contains("--force"))
 
     // A script with a bad line runs nothing.
     let script = directory.file("bad.txt")
     try Data("explore\nattack\ndance\n".utf8).write(to: script)
-    let bad = try rpg(["play", "--script", script.path, "--save", save])
+    let bad = try await rpg(["play", "--script", script.path, "--save", save])
     #expect(bad.status != 0)
     #expect(bad.errors.contains("line 3: unknown command 'dance'"))
     #expect(!bad.output.contains("appears"))
 
     // Bad arguments.
-    let architecture = try rpg(["show", "--save", save, "--architecture", "mvc"])
+    let architecture = try await rpg(["show", "--save", save, "--architecture", "mvc"])
     #expect(architecture.status != 0)
     #expect(architecture.errors.contains("unknown architecture 'mvc'"))
-    let seed = try rpg(["new", "--name", "Ada", "--seed", "many", "--save", save])
+    let seed = try await rpg(["new", "--name", "Ada", "--seed", "many", "--save", save])
     #expect(seed.status != 0)
-    let script404 = try rpg(["play", "--script", directory.file("none.txt").path, "--save", save])
+    let script404 = try await rpg([
+      "play", "--script", directory.file("none.txt").path, "--save", save,
+    ])
     #expect(script404.status != 0)
     #expect(script404.errors.contains("cannot read the script"))
 
     // An unknown command in the interactive loop is reported; the loop goes on.
-    let interactive = try rpg(["play", "--save", save], input: "dance\nexplore\n")
+    let interactive = try await rpg(["play", "--save", save], input: "dance\nexplore\n")
     #expect(interactive.status == 0)
     #expect(interactive.errors.contains("unknown command 'dance'"))
     #expect(interactive.output.contains("appears"))
 
     // A corrupt save is reported and kept.
     try Data("garbage".utf8).write(to: URL(fileURLWithPath: save))
-    let corrupt = try rpg(["play", "--save", save], input: "explore\n")
+    let corrupt = try await rpg(["play", "--save", save], input: "explore\n")
     #expect(corrupt.status != 0)
     #expect(corrupt.errors.contains("corrupt"))
     #expect(try String(contentsOfFile: save, encoding: .utf8) == "garbage")
@@ -125,13 +109,13 @@ import Testing
   }
 
   @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
-  func theDemoPrintsTheSameJSONOnEveryArchitecture() throws {
+  func theDemoPrintsTheSameJSONOnEveryArchitecture() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var outputs: [String] = []
     for architecture in ["store", "reactor", "feedback"] {
       let save = directory.file("\(architecture).json").path
-      let run = try rpg([
+      let run = try await rpg([
         "play", "--script", DemoScriptTests.demo.path, "--save", save, "--json",
         "--architecture", architecture,
       ])

@@ -1,5 +1,4 @@
 import CascadeTestSupport
-import CascadeTesting
 import Foundation
 import GRDB
 import Testing
@@ -14,9 +13,7 @@ import Darwin
 /// The `todo` executable against hostile input and failing storage: each refusal is a message on
 /// standard error and a non-zero exit by the program itself (never a signal, never a hang), and
 /// the database holds exactly what it held (tasks and undo history).
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct TodoBadInputTests {
+@Suite struct TodoBadInputTests {
   static let executable = TodoExecutable.url
 
   /// Runs `todo` in `directory`; killed after 60 seconds.
@@ -213,6 +210,45 @@ import Darwin
     }
   }
 
+  /// What a running `todo` printed, read as it prints it.
+  struct Printed: Sendable {
+    var output = Data()
+    /// The complete lines in ``output``.
+    var lines = 0
+    /// Whether the output ended (end of file: the process and every copy of the pipe are gone).
+    var ended = false
+    /// Whether the process exited.
+    var exited = false
+
+    /// The complete lines printed.
+    var acknowledgements: [Substring] {
+      String(decoding: output, as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
+  }
+
+  /// Reads `handle` to its end on a thread of its own (not the cooperative pool), adding what
+  /// comes to `printed` as it comes.
+  static func readToEnd(_ handle: FileHandle, into printed: Watched<Printed>) {
+    let descriptor = handle.fileDescriptor
+    let thread = Thread {
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        let chunk = buffer[..<count]
+        printed.update {
+          $0.output.append(contentsOf: chunk)
+          $0.lines += chunk.lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        }
+      }
+      printed.update { $0.ended = true }
+      _ = handle  // keeps the descriptor open until the end
+    }
+    thread.start()
+  }
+
   /// `todo` killed (SIGKILL) in the middle of a burst of writes: the database opens, passes
   /// SQLite's integrity check, and holds every task whose `added` acknowledgement was printed
   /// (at most one more: written, not yet acknowledged).
@@ -223,38 +259,36 @@ import Darwin
       let path = directory.appendingPathComponent("todo.sqlite").path
       let count = 20_000
       let inputFile = directory.appendingPathComponent("burst.in")
-      let outputFile = directory.appendingPathComponent("burst.out")
       try Data((1...count).map { "add burst \($0)\n" }.joined().utf8).write(to: inputFile)
-      _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
       let process = Process()
       process.executableURL = executable
       process.arguments = ["--db", path]
       process.currentDirectoryURL = directory
       let input = try FileHandle(forReadingFrom: inputFile)
-      let output = try FileHandle(forWritingTo: outputFile)
-      defer {
-        try? input.close()
-        try? output.close()
-      }
+      defer { try? input.close() }
+      let output = Pipe()
       process.standardInput = input
       process.standardOutput = output
       process.standardError = FileHandle.nullDevice
+      // What `todo` printed so far, whether its output ended, and whether it exited: the waits
+      // below wake on these changes, never on the clock.
+      let printed = Watched(Printed())
+      process.terminationHandler = { _ in printed.update { $0.exited = true } }
       try process.run()
+      Self.readToEnd(output.fileHandleForReading, into: printed)
 
-      // Kill once 200 tasks are acknowledged (or after 60 seconds, which fails below).
-      func acknowledged() throws -> [Substring] {
-        let text = String(decoding: try Data(contentsOf: outputFile), as: UTF8.self)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+      // Kill once 200 tasks are acknowledged (or once it exited by itself, which fails below).
+      let acknowledgedEnough = await printed.wait(timeout: .seconds(120)) {
+        $0.lines >= 200 || $0.exited
       }
-      let deadline = ContinuousClock.now + .seconds(60)
-      while process.isRunning, try acknowledged().count < 200, ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(2))
-      }
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      #expect(acknowledgedEnough, "todo printed \(printed.value.lines) acknowledgements")
+      if !printed.value.exited { kill(process.processIdentifier, SIGKILL) }
+      // It has exited and everything it printed has been read (the pipe ended).
+      #expect(await printed.wait { $0.exited && $0.ended })
+      process.waitUntilExit()  // returns at once: it has exited
       #expect(process.terminationReason == .uncaughtSignal, "todo ended before it was killed")
 
-      let acknowledgements = try acknowledged()
+      let acknowledgements = printed.value.acknowledgements
       #expect(acknowledgements.count >= 200)
       for (index, line) in acknowledgements.enumerated() {
         #expect(line == "added #\(index + 1) burst \(index + 1)")

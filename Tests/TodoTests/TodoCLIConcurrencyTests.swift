@@ -1,12 +1,9 @@
-import CascadeTesting
 import Foundation
 import Testing
 import TodoCore
 
 /// Two `todo` processes writing the same database file at once lose nothing.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct TodoCLIConcurrencyTests {
+@Suite struct TodoCLIConcurrencyTests {
   @Test func twoProcessesWritingAtOnceLoseNothing() async throws {
     try await withTemporaryDirectory { directory in
       let setUp = try await TodoExecutable.run(

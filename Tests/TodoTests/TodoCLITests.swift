@@ -1,13 +1,10 @@
 import AppSupport
-import CascadeTesting
 import Foundation
 import Testing
 import TodoCore
 
 /// The `todo` executable, run as a user runs it: each command a process of its own.
-// Blocking waits for child processes hold a cooperative-pool thread: under the resource gate,
-// these suites never run beside the async tests that need one.
-@Suite(.checksResources) struct TodoCLITests {
+@Suite struct TodoCLITests {
   /// Runs `todo --db todo.sqlite --architecture ARCH ARGUMENTS…` in `directory`.
   static func todo(
     _ arguments: String...,

@@ -1,5 +1,5 @@
 import AppSupport
-import CascadeStreams
+public import CascadeStreams
 import FlyingFox
 import FlyingSocks
 public import Foundation
@@ -23,6 +23,7 @@ public final class MovieCatalogServer: Sendable {
   public let catalog: MovieCatalog
   private let state: LockedValue<ServerState>
   private let running = LockedValue<Running?>(nil)
+  private let requestSubject = PublishSubject<Int, Never>()
 
   private struct ServerState {
     var faults: ServerFaults
@@ -67,6 +68,14 @@ public final class MovieCatalogServer: Sendable {
   /// The pages requested so far, in order.
   public var requestedPages: [Int] { state.withLock { $0.requests } }
 
+  /// The page of each request, as it arrives (after ``requestedPages`` has it), before it is
+  /// answered.
+  ///
+  /// ```swift
+  /// let pages = server.requests.subscribe(onNext: { print("asked for page", $0) })
+  /// ```
+  public var requests: Observable<Int, Never> { requestSubject.asObservable() }
+
   /// The base URL, once started: `http://127.0.0.1:<port>`.
   public var baseURL: URL? { running.withLock { $0?.baseURL } }
 
@@ -80,7 +89,7 @@ public final class MovieCatalogServer: Sendable {
   /// base URL with the port actually bound.
   ///
   /// - Throws: ``StartError`` if the address is invalid, in use, or the server does not listen
-  ///   within 5 seconds.
+  ///   within 30 seconds.
   @discardableResult
   public func start(host: String = "127.0.0.1", port: UInt16 = 0) async throws(StartError) -> URL {
     let address: sockaddr_in
@@ -95,20 +104,21 @@ public final class MovieCatalogServer: Sendable {
         await self.respond(to: request)
       }
     }
+    // Listening wakes the wait; a server that fails to start ends it too, recording why first.
     let failure = LockedValue<(any Error)?>(nil)
+    let listening = Task { try await server.waitUntilListening(timeout: 30) }
     let task = Task {
       do { try await server.run() } catch { failure.withLock { $0 = error } }
+      listening.cancel()
     }
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while await !server.isListening {
+    do {
+      try await listening.value
+    } catch {
       if let error = failure.withLock({ $0 }) {
         throw StartError(description: "cannot listen on \(host):\(port): \(error)")
       }
-      guard ContinuousClock.now < deadline else {
-        task.cancel()
-        throw StartError(description: "not listening on \(host):\(port) after 5 seconds")
-      }
-      try? await Task.sleep(for: .milliseconds(5))
+      task.cancel()
+      throw StartError(description: "not listening on \(host):\(port) after 30 seconds")
     }
     guard case .ip4(_, let boundPort) = await server.listeningAddress,
       let url = URL(string: "http://\(host):\(boundPort)")
@@ -163,6 +173,7 @@ public final class MovieCatalogServer: Sendable {
       }
       return (.page, faults.latency)
     }
+    requestSubject.onNext(page)
     if latency > .zero { try? await Task.sleep(for: latency) }
     switch outcome {
     case .hang:

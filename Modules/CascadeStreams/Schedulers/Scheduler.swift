@@ -41,8 +41,13 @@ extension Scheduler {
     @Sendable func arm(_ tick: Int) {
       let due = start.advanced(by: period * tick)
       let wait = max(.zero, now.duration(to: due))
-      serial.replace(
-        with: schedule(after: wait) {
+      // The run's slot is in place before the run is scheduled: on a concurrent scheduler a late
+      // run starts at once, elsewhere, and arms the next one, whose slot must not be replaced by
+      // this one's (which would cancel the next run and end the timer).
+      let slot = SingleAssignmentDisposable()
+      serial.replace(with: slot)
+      slot.setDisposable(
+        schedule(after: wait) {
           guard !serial.isDisposed else { return }
           action()
           arm(tick + 1)

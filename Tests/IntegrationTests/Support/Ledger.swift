@@ -1,4 +1,6 @@
 import CascadeStreams
+import CascadeTestSupport
+import Dispatch
 
 /// The three architectures the integration suites run on.
 enum Architecture: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -143,17 +145,54 @@ final class Inbox: Sendable {
 /// What teardown tests observe of an app's work in flight.
 final class WorkProbe: Sendable {
   /// Work that started running.
-  let started = LockedValue(0)
+  let started = Watched(0)
   /// Work that observed its end (a task's cancel handler, a stream's disposal).
-  let ended = LockedValue(0)
+  let ended = Watched(0)
+  /// The ``WorkHold``s alive: each is captured by the closure of one piece of work the app handed
+  /// to its architecture, so this comes back to 0 once the architecture has released them all.
+  let held = Watched(0)
   /// Send functions the work escaped, to try after the app is gone.
   let escaped = LockedValue<[@Sendable (LedgerInput) -> Void]>([])
+  /// The queue the work's timers tick on: the probe's own, so that a test can wait for the ticks
+  /// running on it (``drainTimers()``).
+  let timerQueue = DispatchQueue(label: "ledger.work.timers", attributes: .concurrent)
 
   init() {}
 
-  func start() { started.withLock { $0 += 1 } }
-  func end() { ended.withLock { $0 += 1 } }
+  func start() { started.update { $0 += 1 } }
+  func end() { ended.update { $0 += 1 } }
   func escape(_ send: @escaping @Sendable (LedgerInput) -> Void) {
     escaped.withLock { $0.append(send) }
   }
+
+  /// A hold for the closure of one piece of work: counted in ``held`` until it is released.
+  func hold() -> WorkHold { WorkHold(self) }
+
+  /// Waits until every tick that was running on ``timerQueue`` has returned (a barrier: it runs
+  /// once they are done, without blocking a thread meanwhile).
+  func drainTimers() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      timerQueue.async(flags: .barrier) { continuation.resume() }
+    }
+  }
+}
+
+/// Captured by the closure of a piece of work; counts itself in its probe's ``WorkProbe/held``
+/// until the last reference to it goes.
+///
+/// The architecture runs the closure in a task whose context holds it; the hold goes when that
+/// context does, after the closure returned and after what the architecture does when it returns
+/// (ending the task, counting its resource back).
+final class WorkHold: Sendable {
+  private let probe: WorkProbe
+
+  init(_ probe: WorkProbe) {
+    self.probe = probe
+    probe.held.update { $0 += 1 }
+  }
+
+  deinit { probe.held.update { $0 -= 1 } }
+
+  /// Does nothing: a closure calls it to capture the hold.
+  func keep() {}
 }

@@ -68,14 +68,17 @@ final class LedgerApp: Sendable {
       startWorkOf = { kind in
         guard let probe = options.work else { return }
         store.send(.startWork(kind))
+        let hold = probe.hold()
         switch kind {
         case .task:
           store.run("ticker") { _, store in
+            hold.keep()
             probe.escape { store.send($0) }
             await Self.tick(probe) { store.send($0) }
           }
         case .stream:
           store.run("timer") { _, store in
+            hold.keep()
             probe.start()
             for await tick in Self.timer(probe).values { store.send(tick) }
           }
@@ -101,8 +104,10 @@ final class LedgerApp: Sendable {
         )
       }
       if let probe = options.work {
+        let hold = probe.hold()
         feedbacks.append(
           Feedback(predicate: { $0.runsTask }) { _, send in
+            hold.keep()
             probe.escape { send($0) }
             await Self.tick(probe) { send($0) }
           }
@@ -214,9 +219,11 @@ final class LedgerApp: Sendable {
     }
   }
 
-  /// Ticks every millisecond on a background queue; the probe sees the disposal.
+  /// Ticks every millisecond on the probe's concurrent background queue; the probe sees the
+  /// disposal.
   static func timer(_ probe: WorkProbe) -> Observable<LedgerInput, Never> {
-    Observable<Int, Never>.interval(.milliseconds(1), scheduler: ConcurrentDispatchQueueScheduler())
+    let scheduler = ConcurrentDispatchQueueScheduler(queue: probe.timerQueue)
+    return Observable<Int, Never>.interval(.milliseconds(1), scheduler: scheduler)
       .map { _ in LedgerInput.tick }
       .do(onDispose: { probe.end() })
       .asObservable()
@@ -287,7 +294,9 @@ final class LedgerReactor: Reactor {
       return Mutations(sync: action, async: effect)
     case .startWork(.task):
       guard let probe = options.work else { return [action] }
+      let hold = probe.hold()
       var mutations = Mutations<LedgerInput>.run { send in
+        hold.keep()
         probe.escape { send($0) }
         await LedgerApp.tick(probe) { send($0) }
       }

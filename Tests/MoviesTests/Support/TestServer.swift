@@ -54,15 +54,3 @@ func load(_ page: Int, from client: MoviesClient) async -> Result<MoviePage, Mov
     )
   }
 }
-
-/// Polls `condition` every 10 ms for up to 5 seconds.
-func eventually(_ condition: @Sendable () -> Bool) async throws {
-  let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-  while !condition() {
-    guard ContinuousClock.now < deadline else {
-      Issue.record("condition not met within 5 seconds")
-      return
-    }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-}

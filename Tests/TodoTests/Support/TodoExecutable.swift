@@ -16,8 +16,9 @@ enum TodoExecutable {
 
   /// Runs `todo` and returns its status and output.
   ///
-  /// It runs with `arguments`, `input` on its standard input (then closed), in `directory`. A run
-  /// that takes longer than `timeout` is killed and fails the test.
+  /// It runs with `arguments`, `input` on its standard input (then closed), in `directory`, and
+  /// is awaited on its termination (no thread blocks or polls meanwhile). A run that takes longer
+  /// than `timeout` (a safety net) is killed and fails the test.
   static func run(
     _ arguments: [String],
     input: String = "",
@@ -26,43 +27,15 @@ enum TodoExecutable {
     timeout: Duration = .seconds(60)
   ) async throws -> TodoRun {
     let executable = try #require(url, "the todo executable was not found next to the tests")
-    let name = UUID().uuidString
-    let inputFile = directory.appendingPathComponent("\(name).in")
-    let outputFile = directory.appendingPathComponent("\(name).out")
-    let errorFile = directory.appendingPathComponent("\(name).err")
-    defer {
-      for file in [inputFile, outputFile, errorFile] {
-        try? FileManager.default.removeItem(at: file)
-      }
-    }
-    try Data(input.utf8).write(to: inputFile)
-    for file in [outputFile, errorFile] {
-      _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-    }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardInput = try FileHandle(forReadingFrom: inputFile)
-    process.standardOutput = try FileHandle(forWritingTo: outputFile)
-    process.standardError = try FileHandle(forWritingTo: errorFile)
-    try process.run()
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
-      if ContinuousClock.now > deadline {
-        process.terminate()
-        process.waitUntilExit()
-        Issue.record("todo \(arguments) did not finish within \(timeout)")
-        break
-      }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    process.waitUntilExit()
-    return TodoRun(
-      status: process.terminationStatus,
-      output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
-      errors: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+    let run = try await runChild(
+      executable,
+      arguments,
+      input: .text(input),
+      in: directory,
+      environment: environment,
+      timeout: timeout
     )
+    if run.timedOut { Issue.record("todo \(arguments) did not finish within \(timeout)") }
+    return TodoRun(status: run.status, output: run.outputText, errors: run.errorText)
   }
 }
