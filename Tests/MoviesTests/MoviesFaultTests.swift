@@ -55,11 +55,22 @@ import FoundationNetworking
     _ architecture: Architecture
   ) async throws {
     try await withServer(faults: fault.faults) { server, url in
-      let client = try MoviesClient(baseURL: url, timeout: fault.clientTimeout)
+      // The client's timeouts run on virtual time: a page times out only when the test moves
+      // this clock, never because the machine is slow.
+      let timers = TestScheduler()
+      let asked = Recorder<Int>()
+      let watching = server.requests.subscribe(onNext: { asked.append($0) })
+      defer { watching.dispose() }
+      let client = try MoviesClient(baseURL: url, timeout: fault.clientTimeout, timers: timers)
       let movies = makeMovies(architecture, client: client)
       movies.send(.loadNextPage)
       _ = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .loadedPage }
       movies.send(.loadNextPage)
+      if fault.error == .timeout {
+        // The server holds page 2, so the client's timer for it runs: pass its deadline.
+        #expect(await asked.wait { $0.contains(2) })
+        await timers.advance(by: fault.clientTimeout)
+      }
       let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
       if case .transport = fault.error {
         // The message is the platform's (FoundationNetworking says "URL error -1"); the type is

@@ -18,6 +18,8 @@ import Testing
   let server = LockedBox<MovieCatalogServer?>(nil)
   /// The pages the current server was asked for, recorded as the requests arrive.
   let requests = LockedBox<Recorder<Int>?>(nil)
+  /// The virtual clock of the current client's timeouts.
+  let timers = LockedBox<TestScheduler?>(nil)
 
   /// Runs `scenario` on every architecture, each with a fresh server with `faults`.
   ///
@@ -33,6 +35,7 @@ import Testing
     let watching = CompositeDisposable()
     let current = server
     let currentRequests = requests
+    let currentTimers = timers
     let scenario = MoviesScenario(name, timeout: .seconds(30), steps: steps)
     defer { watching.dispose() }
     do {
@@ -44,7 +47,14 @@ import Testing
         current.value = server
         currentRequests.value = pages
         let url = try await server.start()
-        let client = try MoviesClient(baseURL: url.absoluteString, timeout: clientTimeout)
+        // Timeouts on virtual time: a page times out only when a step advances this clock.
+        let clock = TestScheduler()
+        currentTimers.value = clock
+        let client = try MoviesClient(
+          baseURL: url.absoluteString,
+          timeout: clientTimeout,
+          timers: clock
+        )
         return AnyMovies(makeMovies(architecture, client: client))
       }
       for server in servers.values { await server.stop() }
@@ -60,6 +70,18 @@ import Testing
     let server = server
     return .perform("the server was asked for pages \(expected)") {
       #expect(server.value?.requestedPages == expected)
+    }
+  }
+
+  /// Waits until the server holds the request for `page` (so the client's timer for it is
+  /// running), then moves the client's virtual clock past `timeout`.
+  func passTheTimeoutOnceThePageHangs(page: Int, timeout: Duration) -> Step {
+    let requests = requests
+    let timers = timers
+    return .perform("page \(page) hangs past the client's timeout") {
+      let asked = await requests.value?.wait { $0.contains(page) } ?? false
+      #expect(asked, "the server was never asked for page \(page)")
+      await timers.value?.advance(by: timeout)
     }
   }
 
@@ -183,6 +205,7 @@ import Testing
         .send(.loadNextPage),
         Self.loaded(page: 1),
         .send(.loadNextPage),
+        passTheTimeoutOnceThePageHangs(page: 2, timeout: .seconds(1)),
         .await("page 2 fails") { $0.phase == .error },
         .expect("a timeout on page 2, page 1 kept") {
           $0.failure?.error == .timeout && $0.failure?.request.page == 2 && $0.movies.count == 20

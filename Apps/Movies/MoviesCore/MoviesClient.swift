@@ -34,6 +34,8 @@ public struct MoviesClient: MoviePageSource {
   public let bearerToken: String?
   /// How long a page may take before it fails with ``MoviesError/timeout``.
   public let timeout: Duration
+  /// The scheduler that measures ``timeout``.
+  public let timers: any Scheduler
   private let session: URLSession
 
   /// Why a base URL was refused.
@@ -54,12 +56,16 @@ public struct MoviesClient: MoviePageSource {
   ///   - apiKey: TMDB's v3 API key, if the server wants one.
   ///   - bearerToken: TMDB's v4 read access token, if the server wants one.
   ///   - timeout: How long a page may take.
+  ///   - timers: The scheduler that measures ``timeout``: real time by default; a
+  ///     `TestScheduler` in tests, so that a page times out exactly when the test says and a
+  ///     slow machine never times out a page that is merely late.
   /// - Throws: ``InvalidURL`` if `baseURL` is not an http(s) URL with a host.
   public init(
     baseURL: String,
     apiKey: String? = nil,
     bearerToken: String? = nil,
-    timeout: Duration = .seconds(10)
+    timeout: Duration = .seconds(10),
+    timers: any Scheduler = ConcurrentDispatchQueueScheduler()
   ) throws(InvalidURL) {
     guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
@@ -68,10 +74,12 @@ public struct MoviesClient: MoviePageSource {
     self.apiKey = apiKey
     self.bearerToken = bearerToken
     self.timeout = timeout
+    self.timers = timers
     let configuration = URLSessionConfiguration.ephemeral
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    // A backstop: the client's own timer fails the page first.
-    configuration.timeoutIntervalForRequest = seconds + 5
+    // A backstop only: the client's own timer (on `timers`, which may be virtual) fails the page
+    // first, so the session's own limit is far behind it.
+    configuration.timeoutIntervalForRequest = seconds + 60
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(configuration: configuration)
   }
@@ -114,11 +122,8 @@ public struct MoviesClient: MoviePageSource {
       return Disposables.create { task.cancel() }
     }
     // Disposing of the request on timeout cancels the task.
-    return call.timeout(timeout, scheduler: Self.timers, error: MoviesError.timeout)
+    return call.timeout(timeout, scheduler: timers, error: MoviesError.timeout)
   }
-
-  /// The clock of the timeouts.
-  private static let timers = ConcurrentDispatchQueueScheduler()
 
   /// Turns what the session gave into a page or a typed failure.
   static func decode(
