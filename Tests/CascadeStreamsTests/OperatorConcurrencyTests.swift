@@ -7,40 +7,27 @@ import Testing
 
 /// Operators under real threads.
 ///
-/// Every wait has a timeout, so a deadlock fails instead of hanging.
+/// Every wait has a timeout, so a deadlock fails instead of hanging, and no wait blocks a thread
+/// of the cooperative pool (the threads of the tests run in parallel with this one).
 @Suite(.checksResources)
 struct OperatorConcurrencyTests {
   /// Runs `first` and `second` on two new threads released together; `true` if both return
-  /// within 30 s (a safety net).
+  /// within the safety net (a deadlock fails the test instead of hanging it). The wait blocks no
+  /// thread of the cooperative pool.
   private func bothFinish(
     _ first: @escaping @Sendable () -> Void,
     _ second: @escaping @Sendable () -> Void
-  ) -> Bool {
-    let ready = DispatchGroup()
-    let go = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for work in [first, second] {
-      ready.enter()
-      done.enter()
-      Thread {
-        ready.leave()
-        go.wait()
-        work()
-        done.leave()
-      }
-      .start()
+  ) async -> Bool {
+    await runOnThreads(2, timeout: .seconds(60)) { index in
+      if index == 0 { first() } else { second() }
     }
-    ready.wait()
-    go.signal()
-    go.signal()
-    return done.wait(timeout: .now() + 30) == .success
   }
 
   /// Calls `body` `count` times, stopping early when it returns `false`.
-  private func repeatRounds(_ count: Int = 3, _ body: () -> Bool) {
+  private func repeatRounds(_ count: Int = 3, _ body: () async -> Bool) async {
     for round in 1...count {
-      guard body() else {
-        Issue.record("round \(round) did not finish within 30 s: deadlock")
+      guard await body() else {
+        Issue.record("round \(round) did not finish within 60 s: deadlock")
         return
       }
     }
@@ -52,7 +39,7 @@ struct OperatorConcurrencyTests {
 
   // AT-05: replay-on-subscribe of `share(replay: 1)`. T1 holds L and subscribes (the share replays
   // to T1's observer) and disposes; T2 emits, and an existing subscriber's onNext needs L.
-  @Test func shareReplayOnSubscribeDoesNotDeadlockWithAForeignLock() {
+  @Test func shareReplayOnSubscribeDoesNotDeadlockWithAForeignLock() async {
     let foreign = NSLock()
     let source = PublishSubject<Int, Never>()
     let shared = source.share(replay: 1)
@@ -61,8 +48,8 @@ struct OperatorConcurrencyTests {
       foreign.unlock()
     })
     source.onNext(0)
-    repeatRounds {
-      bothFinish(
+    await repeatRounds {
+      await bothFinish(
         {
           for _ in 0..<Self.iterations {
             foreign.lock()
@@ -79,7 +66,7 @@ struct OperatorConcurrencyTests {
   }
 
   // AT-05: replay-on-subscribe of a `ReplaySubject`, same shape.
-  @Test func replaySubjectReplayOnSubscribeDoesNotDeadlockWithAForeignLock() {
+  @Test func replaySubjectReplayOnSubscribeDoesNotDeadlockWithAForeignLock() async {
     let foreign = NSLock()
     let subject = ReplaySubject<Int, Never>(bufferSize: 1)
     let existing = subject.subscribe(onNext: { _ in
@@ -87,8 +74,8 @@ struct OperatorConcurrencyTests {
       foreign.unlock()
     })
     subject.onNext(0)
-    repeatRounds {
-      bothFinish(
+    await repeatRounds {
+      await bothFinish(
         {
           for _ in 0..<Self.iterations {
             foreign.lock()
@@ -108,7 +95,7 @@ struct OperatorConcurrencyTests {
   // L; T1 holds L while it subscribes and disposes (connecting and disconnecting when it is
   // alone), T2 subscribes and disposes without it. L is recursive: T1's own connect takes it
   // again.
-  @Test func shareConnectAndDisconnectDoNotDeadlockWithAForeignLock() {
+  @Test func shareConnectAndDisconnectDoNotDeadlockWithAForeignLock() async {
     let foreign = NSRecursiveLock()
     let source = Observable<Int, Never>.create { observer in
       foreign.lock()
@@ -120,8 +107,8 @@ struct OperatorConcurrencyTests {
       }
     }
     let shared = source.share()
-    repeatRounds {
-      bothFinish(
+    await repeatRounds {
+      await bothFinish(
         {
           for _ in 0..<Self.iterations {
             foreign.lock()
@@ -140,7 +127,7 @@ struct OperatorConcurrencyTests {
 
   // AT-05: dispose of a `combineLatest`. T1 holds L and disposes a subscription; T2 emits into the
   // sources, and the subscribers' onNext needs L.
-  @Test func combineLatestDisposeDoesNotDeadlockWithAForeignLock() {
+  @Test func combineLatestDisposeDoesNotDeadlockWithAForeignLock() async {
     let foreign = NSLock()
     let a = PublishSubject<Int, Never>()
     let b = PublishSubject<Int, Never>()
@@ -149,8 +136,8 @@ struct OperatorConcurrencyTests {
       foreign.unlock()
     }
     let existing = a.combineLatest(b, +).subscribe(onNext: needsLock)
-    repeatRounds {
-      bothFinish(
+    await repeatRounds {
+      await bothFinish(
         {
           for _ in 0..<Self.iterations {
             let subscription = a.combineLatest(b, +).subscribe(onNext: needsLock)
@@ -172,7 +159,7 @@ struct OperatorConcurrencyTests {
 
   // AT-05: dispose of a `merge` and a `flatMap` inner. T1 holds L and disposes a subscription
   // (which disposes its inner subscriptions); T2 emits into the inner, and onNext needs L.
-  @Test func mergeAndFlatMapInnerDisposeDoNotDeadlockWithAForeignLock() {
+  @Test func mergeAndFlatMapInnerDisposeDoNotDeadlockWithAForeignLock() async {
     let foreign = NSLock()
     let inner = PublishSubject<Int, Never>()
     let other = PublishSubject<Int, Never>()
@@ -181,8 +168,8 @@ struct OperatorConcurrencyTests {
       foreign.unlock()
     }
     let existing = inner.merge(with: other).subscribe(onNext: needsLock)
-    repeatRounds {
-      bothFinish(
+    await repeatRounds {
+      await bothFinish(
         {
           for index in 0..<Self.iterations {
             let subscription =
@@ -207,7 +194,7 @@ struct OperatorConcurrencyTests {
 
   // AT-06: 32 threads released together subscribe to a cold source shared with replay 0; the
   // source is subscribed exactly once per round, for 100 rounds.
-  @Test func concurrentFirstSubscribersConnectOnce() {
+  @Test func concurrentFirstSubscribersConnectOnce() async {
     let threads = 32
     let rounds = 100
     let subscriptions = Counter()
@@ -224,7 +211,7 @@ struct OperatorConcurrencyTests {
       finished.enter()
       Thread {
         for _ in 0..<rounds {
-          guard start.wait(timeout: .now() + 30) == .success else { break }
+          guard start.wait(timeout: .now() + 60) == .success else { break }
           let subscription = shared.subscribe { _ in }
           live.withLock { $0.append(subscription) }
           subscribed.signal()
@@ -235,11 +222,13 @@ struct OperatorConcurrencyTests {
     }
     roundLoop: for round in 1...rounds {
       for start in starts { start.signal() }
-      for _ in 0..<threads {
-        guard subscribed.wait(timeout: .now() + 30) == .success else {
-          Issue.record("round \(round): subscribers did not finish within 30 s")
-          break roundLoop
-        }
+      // Waited for off the cooperative pool: the subscribers run on threads of their own.
+      let allSubscribed = await onOwnThread {
+        (0..<threads).allSatisfy { _ in subscribed.wait(timeout: .now() + 60) == .success }
+      }
+      guard allSubscribed else {
+        Issue.record("round \(round): subscribers did not finish within 60 s")
+        break roundLoop
       }
       let subscriptionsOfRound = live.withLock { live in
         defer { live = [] }
@@ -249,13 +238,13 @@ struct OperatorConcurrencyTests {
       for subscription in subscriptionsOfRound { subscription.dispose() }
       #expect(subscriptions.value == round, "round \(round)")
     }
-    #expect(finished.wait(timeout: .now() + 30) == .success)
+    #expect(await onOwnThread { finished.wait(timeout: .now() + 60) == .success })
     for subscription in live.withLock({ $0 }) { subscription.dispose() }
   }
 
   // MARK: - Serialization
 
-  @Test func mergeSerializesConcurrentSources() {
+  @Test func mergeSerializesConcurrentSources() async {
     let senders = 4
     let count = 2_000
     let sources = (0..<senders).map { _ in PublishSubject<Int, Never>() }
@@ -281,7 +270,7 @@ struct OperatorConcurrencyTests {
       }
       .start()
     }
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    #expect(await onOwnThread { group.wait(timeout: .now() + 60) == .success })
     subscription.dispose()
     #expect(overlaps.value == 0)
     let values = received.values
@@ -292,7 +281,7 @@ struct OperatorConcurrencyTests {
     }
   }
 
-  @Test func combineLatestEndsWithTheLatestValuesOfConcurrentSources() {
+  @Test func combineLatestEndsWithTheLatestValuesOfConcurrentSources() async {
     let count = 2_000
     let a = PublishSubject<Int, Never>()
     let b = PublishSubject<Int, Never>()
@@ -308,14 +297,14 @@ struct OperatorConcurrencyTests {
       }
       .start()
     }
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    #expect(await onOwnThread { group.wait(timeout: .now() + 60) == .success })
     #expect(last.withLock { $0 } == "\(count - 1)-\(count - 1)")
     subscription.dispose()
   }
 
   // A replaced inner's values are dropped from the moment of the switch; only a callout that had
   // already started (it is not interrupted) may finish after it.
-  @Test func flatMapLatestDropsAReplacedInnerAfterTheSwitch() {
+  @Test func flatMapLatestDropsAReplacedInnerAfterTheSwitch() async {
     let outer = PublishSubject<Int, Never>()
     let inners = (0..<2).map { _ in PublishSubject<Int, Never>() }
     let afterSwitch = LockedValue(false)
@@ -335,7 +324,7 @@ struct OperatorConcurrencyTests {
     outer.onNext(1)
     afterSwitch.withLock { $0 = true }
     inners[1].onNext(1)
-    #expect(group.wait(timeout: .now() + 30) == .success)
+    #expect(await onOwnThread { group.wait(timeout: .now() + 60) == .success })
     #expect(stale.value <= 1)
     subscription.dispose()
   }

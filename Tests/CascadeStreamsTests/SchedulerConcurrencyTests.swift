@@ -32,8 +32,10 @@ struct SchedulerConcurrencyTests {
     var maximum: Int { most.load(ordering: .relaxed) }
   }
 
-  private func wait(_ semaphore: DispatchSemaphore) -> Bool {
-    semaphore.wait(timeout: .now() + .seconds(30)) == .success
+  /// Waits for `semaphore` off the cooperative pool (other tests' tasks need its threads);
+  /// `false` after the safety net.
+  private func wait(_ semaphore: DispatchSemaphore) async -> Bool {
+    await onOwnThread { semaphore.wait(timeout: .now() + .seconds(60)) == .success }
   }
 
   // MARK: AT-07
@@ -45,7 +47,7 @@ struct SchedulerConcurrencyTests {
   // AT-07: with the first callback blocked and an event enqueued behind it, dispose, then
   // unblock: the enqueued event is never delivered.
   @Test(arguments: Enqueued.allCases)
-  func observeOnDisposeIsABarrier(_ enqueued: Enqueued) {
+  func observeOnDisposeIsABarrier(_ enqueued: Enqueued) async {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.barrier")
     let subject = PublishSubject<Int, TestError>()
     let received = Recorder<StreamEvent<Int, TestError>>()
@@ -65,7 +67,7 @@ struct SchedulerConcurrencyTests {
       }
     )
     subject.onNext(1)
-    #expect(wait(entered))
+    #expect(await wait(entered))
     switch enqueued {
     case .value: subject.onNext(2)
     case .error: subject.onError(TestError("late"))
@@ -80,7 +82,7 @@ struct SchedulerConcurrencyTests {
   }
 
   // AT-07: the same through the closure-based subscribe, which the library's `subscribe` returns.
-  @Test func observeOnDisposeIsABarrierForClosureSubscribers() {
+  @Test func observeOnDisposeIsABarrierForClosureSubscribers() async {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.closure")
     let subject = PublishSubject<Int, Never>()
     let received = Recorder<Int>()
@@ -98,7 +100,7 @@ struct SchedulerConcurrencyTests {
       onCompleted: { completions.increment() }
     )
     subject.onNext(1)
-    #expect(wait(entered))
+    #expect(await wait(entered))
     subject.onNext(2)
     subject.onCompleted()
     subscription.dispose()
@@ -109,7 +111,7 @@ struct SchedulerConcurrencyTests {
   }
 
   // AT-07: dispose called on the delivery queue itself: nothing is delivered after it returns.
-  @Test func observeOnDisposeOnTheDeliveryQueue() {
+  @Test func observeOnDisposeOnTheDeliveryQueue() async {
     let scheduler = SerialDispatchQueueScheduler(label: "at07.on-queue")
     let subject = PublishSubject<Int, Never>()
     let received = Recorder<StreamEvent<Int, Never>>()
@@ -123,7 +125,7 @@ struct SchedulerConcurrencyTests {
       subscription.dispose()
       disposedOnQueue.store(true, ordering: .relaxed)
     }
-    #expect(wait(entered))
+    #expect(await wait(entered))
     subject.onNext(1)
     subject.onNext(2)
     subject.onCompleted()
@@ -247,7 +249,7 @@ struct SchedulerConcurrencyTests {
     subscription.dispose()
   }
 
-  @Test func subscribeOnSubscribesAndDisposesOnTheQueue() {
+  @Test func subscribeOnSubscribesAndDisposesOnTheQueue() async {
     let scheduler = SerialDispatchQueueScheduler(label: "subscribe-on")
     let key = DispatchSpecificKey<Int>()
     scheduler.queue.setSpecific(key: key, value: 1)
@@ -264,9 +266,9 @@ struct SchedulerConcurrencyTests {
       }
     }
     let subscription = source.subscribe(on: scheduler).subscribe(onNext: { _ in })
-    #expect(wait(subscribed))
+    #expect(await wait(subscribed))
     subscription.dispose()
-    #expect(wait(disposed))
+    #expect(await wait(disposed))
     #expect(subscribedOnQueue.values == [true])
     #expect(disposedOnQueue.values == [true])
   }

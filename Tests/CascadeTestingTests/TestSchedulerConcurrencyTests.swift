@@ -1,4 +1,5 @@
 import CascadeStreams
+import CascadeTestSupport
 import CascadeTesting
 import Dispatch
 import Synchronization
@@ -10,9 +11,9 @@ import Testing
 struct TestSchedulerConcurrencyTests {
   // AT-46: advancing from a second thread while another thread advances is diagnosed, and the
   // second call runs nothing.
-  @Test func advancingFromASecondThreadIsReported() {
+  @Test func advancingFromASecondThreadIsReported() async {
     // The semaphores' timeouts only turn a hang into a failure: each wait ends on its signal.
-    let safety = DispatchTimeInterval.seconds(30)
+    let safety = DispatchTimeInterval.seconds(60)
     let scheduler = TestScheduler()
     let inside = DispatchSemaphore(value: 0)
     let resume = DispatchSemaphore(value: 0)
@@ -28,22 +29,22 @@ struct TestSchedulerConcurrencyTests {
       scheduler.advance(by: .seconds(1))
       finished.signal()
     }
-    #expect(inside.wait(timeout: .now() + safety) == .success)
+    #expect(await onOwnThread { inside.wait(timeout: .now() + safety) == .success })
     withKnownIssue {
       scheduler.advance(by: .seconds(5))
     } matching: { issue in
       issue.description.contains("another thread or task is advancing")
     }
     resume.signal()
-    #expect(finished.wait(timeout: .now() + safety) == .success)
+    #expect(await onOwnThread { finished.wait(timeout: .now() + safety) == .success })
     #expect(ran.values == ["blocking item"])
     #expect(scheduler.now.offset == .seconds(1))
     // Taking turns is fine.
-    scheduler.advance(by: .seconds(1))
+    await scheduler.advance(by: .seconds(1))
     #expect(ran.values == ["blocking item", "later item"])
   }
 
-  @Test func schedulingFromOtherThreadsWhileAdvancingIsFine() {
+  @Test func schedulingFromOtherThreadsWhileAdvancingIsFine() async {
     let scheduler = TestScheduler()
     let ran = Counter()
     let group = DispatchGroup()
@@ -59,10 +60,10 @@ struct TestSchedulerConcurrencyTests {
         }
       }
     }
-    for _ in 0..<10 { scheduler.advance(by: .milliseconds(10)) }
+    for _ in 0..<10 { await scheduler.advance(by: .milliseconds(10)) }
     // A safety net only: the wait ends when the four producers are done.
-    #expect(group.wait(timeout: .now() + .seconds(30)) == .success)
-    scheduler.advance(by: .seconds(1))
+    #expect(await onOwnThread { group.wait(timeout: .now() + .seconds(60)) == .success })
+    await scheduler.advance(by: .seconds(1))
     #expect(ran.value == 2_000)
   }
 
