@@ -297,8 +297,8 @@ struct SchedulerConcurrencyTests {
     #expect(values == values.sorted())
   }
 
-  // Throttle on real timers: values arrive in order, at most the first of each window plus the
-  // latest at its end, and the last value sent is delivered when its window ends.
+  // Throttle on real timers: values arrive in order, once each, starting with the first, and the
+  // last value sent is delivered when its window ends.
   @Test func throttleOnRealTimersKeepsOrderAndTheLatest() async {
     let subject = PublishSubject<Int, Never>()
     let received = Recorder<Int>()
@@ -316,8 +316,11 @@ struct SchedulerConcurrencyTests {
     subscription.dispose()
     let values = received.values
     #expect(values.first == 0)
+    #expect(values.last == 1_000_000)
     #expect(values == values.sorted())
-    #expect(values.count < 2_001)
+    #expect(Set(values).count == values.count)  // none delivered twice
+    // How many values a window drops depends on how fast this machine sends them, so it is not
+    // checked here: ThrottleTests prove the windows on virtual time.
   }
 
   // A timer on a concurrent scheduler ticks in order, from 0, and ends when taken.
