@@ -21,12 +21,13 @@ import Testing
 
   /// Runs `scenario` on every architecture, each with a fresh server with `faults`.
   ///
-  /// The timeouts are safety nets (a client's must not fire unless the scenario is about it).
+  /// The timeouts are safety nets: a client's fires only if a page takes 30 s on `clientClock`,
+  /// which a scenario about timeouts makes a virtual clock it advances.
   @discardableResult
   func runEverywhere(
     _ name: String,
     faults: ServerFaults = ServerFaults(),
-    clientTimeout: Duration = .seconds(30),
+    clientClock: any CascadeStreams.Scheduler = ConcurrentDispatchQueueScheduler(),
     steps: [Step]
   ) async throws -> [MoviesState] {
     let servers = Recorder<MovieCatalogServer>()
@@ -44,7 +45,11 @@ import Testing
         current.value = server
         currentRequests.value = pages
         let url = try await server.start()
-        let client = try MoviesClient(baseURL: url.absoluteString, timeout: clientTimeout)
+        let client = try MoviesClient(
+          baseURL: url.absoluteString,
+          timeout: Self.clientTimeout,
+          timers: clientClock
+        )
         return AnyMovies(makeMovies(architecture, client: client))
       }
       for server in servers.values { await server.stop() }
@@ -62,6 +67,9 @@ import Testing
       #expect(server.value?.requestedPages == expected)
     }
   }
+
+  /// How long a page may take.
+  static let clientTimeout: Duration = .seconds(30)
 
   static func loaded(page: Int) -> Step {
     .await("page \(page)") { $0.phase == .loadedPage && $0.batch.page == page }
@@ -82,12 +90,17 @@ import Testing
     #expect(states.map(\.phase) == [.initial, .paging, .loadedPage])
   }
 
-  // No duplicate request for a page in flight; nothing asked after the last page.
+  // No duplicate request for a page in flight; nothing asked after the last page. The server
+  // holds its answer until both requests were sent: the second is sent while the page loads,
+  // however fast the answer would come.
   @Test func pagingToTheEnd() async throws {
+    let server = server
     let pages: [Step] = (1...3).flatMap { page -> [Step] in
       [
+        .perform("the server holds its answers") { server.value?.holdAnswers() },
         .send(.loadNextPage),
         .send(.loadNextPage),  // while the page loads: ignored
+        .perform("the server answers") { server.value?.releaseAnswers() },
         Self.loaded(page: page),
       ]
     }
@@ -174,15 +187,24 @@ import Testing
     #expect(states.last?.phase == .refreshed)
   }
 
+  // Page 2 never answers; once the server has its request, the client's clock runs past the
+  // timeout (virtual time: page 1 cannot run out of time however slow the machine is).
   @Test func timeout() async throws {
+    let requests = requests
+    let clock = TestScheduler()
     let states = try await runEverywhere(
       "timeout",
       faults: ServerFaults(hangingPages: [2]),
-      clientTimeout: .seconds(1),
+      clientClock: clock,
       steps: [
         .send(.loadNextPage),
         Self.loaded(page: 1),
         .send(.loadNextPage),
+        .perform("the server got the request for page 2; its time runs out") {
+          let pages = try #require(requests.value)
+          #expect(await pages.wait { $0 == [1, 2] }, "the server was not asked for page 2")
+          await clock.advance(by: Self.clientTimeout)
+        },
         .await("page 2 fails") { $0.phase == .error },
         .expect("a timeout on page 2, page 1 kept") {
           $0.failure?.error == .timeout && $0.failure?.request.page == 2 && $0.movies.count == 20

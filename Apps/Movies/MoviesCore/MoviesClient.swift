@@ -34,6 +34,8 @@ public struct MoviesClient: MoviePageSource {
   public let bearerToken: String?
   /// How long a page may take before it fails with ``MoviesError/timeout``.
   public let timeout: Duration
+  /// The clock of the timeouts.
+  private let timers: any Scheduler
   private let session: URLSession
 
   /// Why a base URL was refused.
@@ -54,12 +56,15 @@ public struct MoviesClient: MoviePageSource {
   ///   - apiKey: TMDB's v3 API key, if the server wants one.
   ///   - bearerToken: TMDB's v4 read access token, if the server wants one.
   ///   - timeout: How long a page may take.
+  ///   - timers: The clock of the timeouts: real time by default; a virtual-time scheduler lets
+  ///     a test decide when a page runs out of time.
   /// - Throws: ``InvalidURL`` if `baseURL` is not an http(s) URL with a host.
   public init(
     baseURL: String,
     apiKey: String? = nil,
     bearerToken: String? = nil,
-    timeout: Duration = .seconds(10)
+    timeout: Duration = .seconds(10),
+    timers: any Scheduler = ConcurrentDispatchQueueScheduler()
   ) throws(InvalidURL) {
     guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
@@ -68,6 +73,7 @@ public struct MoviesClient: MoviePageSource {
     self.apiKey = apiKey
     self.bearerToken = bearerToken
     self.timeout = timeout
+    self.timers = timers
     let configuration = URLSessionConfiguration.ephemeral
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
     // A backstop: the client's own timer fails the page first.
@@ -114,11 +120,8 @@ public struct MoviesClient: MoviePageSource {
       return Disposables.create { task.cancel() }
     }
     // Disposing of the request on timeout cancels the task.
-    return call.timeout(timeout, scheduler: Self.timers, error: MoviesError.timeout)
+    return call.timeout(timeout, scheduler: timers, error: MoviesError.timeout)
   }
-
-  /// The clock of the timeouts.
-  private static let timers = ConcurrentDispatchQueueScheduler()
 
   /// Turns what the session gave into a page or a typed failure.
   static func decode(
