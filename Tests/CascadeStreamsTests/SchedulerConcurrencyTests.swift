@@ -336,9 +336,10 @@ struct SchedulerConcurrencyTests {
     #expect(received.values == Array(0..<50))
   }
 
-  /// Queues the runs scheduled first, third, fifth…, and runs the second, fourth… at once on a
-  /// thread of their own before `schedule` returns: as a concurrent scheduler does with a late
-  /// timer run, which starts elsewhere before the call that scheduled it has returned.
+  /// Runs the actions of the calls that `runsAtOnce` picks (by number, from 1) at once, on a
+  /// thread of their own, before `schedule` returns, and queues the others until
+  /// ``runQueued()``: as a concurrent scheduler does with a run that is due, which starts
+  /// elsewhere before the call that scheduled it has returned.
   final class ElsewhereAtOnceScheduler: CascadeStreams.Scheduler {
     private final class Run: Disposable {
       let action: @Sendable () -> Void
@@ -356,8 +357,13 @@ struct SchedulerConcurrencyTests {
       func dispose() { cancelled.store(true, ordering: .releasing) }
     }
 
+    private let runsAtOnce: @Sendable (Int) -> Bool
     private let calls = Atomic<Int>(0)
     private let queued = LockedValue<[Run]>([])
+
+    init(runsAtOnce: @escaping @Sendable (Int) -> Bool) {
+      self.runsAtOnce = runsAtOnce
+    }
 
     var now: SchedulerInstant { SchedulerInstant(offset: .zero) }
 
@@ -372,7 +378,7 @@ struct SchedulerConcurrencyTests {
       -> any Disposable
     {
       let run = Run(action)
-      if calls.add(1, ordering: .relaxed).newValue.isMultiple(of: 2) {
+      if runsAtOnce(calls.add(1, ordering: .relaxed).newValue) {
         let ran = DispatchSemaphore(value: 0)
         Thread {
           run.run()
@@ -399,7 +405,7 @@ struct SchedulerConcurrencyTests {
   // A periodic timer's run that starts elsewhere before the call that scheduled it returns, and
   // arms the next run meanwhile, leaves that next run armed: the timer goes on.
   @Test func aPeriodicRunThatStartsAtOnceElsewhereKeepsTheTimerGoing() {
-    let scheduler = ElsewhereAtOnceScheduler()
+    let scheduler = ElsewhereAtOnceScheduler { $0.isMultiple(of: 2) }
     let received = Recorder<Int>()
     let subscription = Observable<Int, Never>.interval(.seconds(1), scheduler: scheduler)
       .subscribe(onNext: { received.append($0) })
@@ -410,6 +416,34 @@ struct SchedulerConcurrencyTests {
     subscription.dispose()
     scheduler.runQueued()
     #expect(received.values == [0, 1, 2, 3, 4, 5])
+  }
+
+  // A retry that starts elsewhere before the call that scheduled it returns, and whose attempt
+  // fails and schedules the next retry meanwhile, leaves that next retry scheduled.
+  @Test func aRetryThatStartsAtOnceElsewhereKeepsTheNextRetry() {
+    let scheduler = ElsewhereAtOnceScheduler { $0 == 1 }
+    let attempts = Counter()
+    let source = Observable<Int, TestError>.create { observer in
+      let attempt = attempts.increment()
+      if attempt < 3 {
+        observer.onError(TestError("attempt \(attempt)"))
+      } else {
+        observer.onNext(attempt)
+        observer.onCompleted()
+      }
+      return Disposables.empty
+    }
+    let received = Recorder<StreamEvent<Int, TestError>>()
+    let subscription =
+      source
+      .retry(maxAttempts: 5, backoff: .constant(.seconds(1)), scheduler: scheduler)
+      .subscribe { received.append($0) }
+    // Attempt 1 fails; its retry runs at once elsewhere, where attempt 2 fails and queues the
+    // retry that makes attempt 3.
+    scheduler.runQueued()
+    #expect(attempts.value == 3)
+    #expect(received.values == [.next(3), .completed])
+    subscription.dispose()
   }
 
   // Retry with backoff on real timers: failing attempts on other threads are retried after the

@@ -18,24 +18,22 @@ import Testing
   let server = LockedBox<MovieCatalogServer?>(nil)
   /// The pages the current server was asked for, recorded as the requests arrive.
   let requests = LockedBox<Recorder<Int>?>(nil)
-  /// The virtual clock of the current client's timeouts.
-  let timers = LockedBox<TestScheduler?>(nil)
 
   /// Runs `scenario` on every architecture, each with a fresh server with `faults`.
   ///
-  /// The timeouts are safety nets (a client's must not fire unless the scenario is about it).
+  /// The timeouts are safety nets: a client's fires only if a page takes 30 s on `clientClock`,
+  /// which a scenario about timeouts makes a virtual clock it advances.
   @discardableResult
   func runEverywhere(
     _ name: String,
     faults: ServerFaults = ServerFaults(),
-    clientTimeout: Duration = .seconds(30),
+    clientClock: any CascadeStreams.Scheduler = ConcurrentDispatchQueueScheduler(),
     steps: [Step]
   ) async throws -> [MoviesState] {
     let servers = Recorder<MovieCatalogServer>()
     let watching = CompositeDisposable()
     let current = server
     let currentRequests = requests
-    let currentTimers = timers
     let scenario = MoviesScenario(name, timeout: .seconds(30), steps: steps)
     defer { watching.dispose() }
     do {
@@ -47,13 +45,10 @@ import Testing
         current.value = server
         currentRequests.value = pages
         let url = try await server.start()
-        // Timeouts on virtual time: a page times out only when a step advances this clock.
-        let clock = TestScheduler()
-        currentTimers.value = clock
         let client = try MoviesClient(
           baseURL: url.absoluteString,
-          timeout: clientTimeout,
-          timers: clock
+          timeout: Self.clientTimeout,
+          timers: clientClock
         )
         return AnyMovies(makeMovies(architecture, client: client))
       }
@@ -73,17 +68,8 @@ import Testing
     }
   }
 
-  /// Waits until the server holds the request for `page` (so the client's timer for it is
-  /// running), then moves the client's virtual clock past `timeout`.
-  func passTheTimeoutOnceThePageHangs(page: Int, timeout: Duration) -> Step {
-    let requests = requests
-    let timers = timers
-    return .perform("page \(page) hangs past the client's timeout") {
-      let asked = await requests.value?.wait { $0.contains(page) } ?? false
-      #expect(asked, "the server was never asked for page \(page)")
-      await timers.value?.advance(by: timeout)
-    }
-  }
+  /// How long a page may take.
+  static let clientTimeout: Duration = .seconds(30)
 
   static func loaded(page: Int) -> Step {
     .await("page \(page)") { $0.phase == .loadedPage && $0.batch.page == page }
@@ -104,12 +90,17 @@ import Testing
     #expect(states.map(\.phase) == [.initial, .paging, .loadedPage])
   }
 
-  // No duplicate request for a page in flight; nothing asked after the last page.
+  // No duplicate request for a page in flight; nothing asked after the last page. The server
+  // holds its answer until both requests were sent: the second is sent while the page loads,
+  // however fast the answer would come.
   @Test func pagingToTheEnd() async throws {
+    let server = server
     let pages: [Step] = (1...3).flatMap { page -> [Step] in
       [
+        .perform("the server holds its answers") { server.value?.holdAnswers() },
         .send(.loadNextPage),
         .send(.loadNextPage),  // while the page loads: ignored
+        .perform("the server answers") { server.value?.releaseAnswers() },
         Self.loaded(page: page),
       ]
     }
@@ -196,16 +187,24 @@ import Testing
     #expect(states.last?.phase == .refreshed)
   }
 
+  // Page 2 never answers; once the server has its request, the client's clock runs past the
+  // timeout (virtual time: page 1 cannot run out of time however slow the machine is).
   @Test func timeout() async throws {
+    let requests = requests
+    let clock = TestScheduler()
     let states = try await runEverywhere(
       "timeout",
       faults: ServerFaults(hangingPages: [2]),
-      clientTimeout: .seconds(1),
+      clientClock: clock,
       steps: [
         .send(.loadNextPage),
         Self.loaded(page: 1),
         .send(.loadNextPage),
-        passTheTimeoutOnceThePageHangs(page: 2, timeout: .seconds(1)),
+        .perform("the server got the request for page 2; its time runs out") {
+          let pages = try #require(requests.value)
+          #expect(await pages.wait { $0 == [1, 2] }, "the server was not asked for page 2")
+          await clock.advance(by: Self.clientTimeout)
+        },
         .await("page 2 fails") { $0.phase == .error },
         .expect("a timeout on page 2, page 1 kept") {
           $0.failure?.error == .timeout && $0.failure?.request.page == 2 && $0.movies.count == 20

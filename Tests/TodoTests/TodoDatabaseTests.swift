@@ -134,8 +134,12 @@ import TodoCore
       // A real Todo database, its pages after the first overwritten.
       let damaged = directory.appendingPathComponent("damaged.sqlite").path
       do {
-        let todo = try service(.store, path: damaged)
+        let database = try TodoDatabase(path: damaged)
+        let todo = makeTodo(.store, database: database)
         for index in 1...50 { try await todo.perform(.add(title: "task \(index)")) }
+        // Closed now: the service may let go of the database later, on another thread, and the
+        // file must be closed before its journal mode changes.
+        try await database.close()
       }
       try await DatabaseQueue(path: damaged).writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")

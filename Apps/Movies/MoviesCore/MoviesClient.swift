@@ -34,8 +34,8 @@ public struct MoviesClient: MoviePageSource {
   public let bearerToken: String?
   /// How long a page may take before it fails with ``MoviesError/timeout``.
   public let timeout: Duration
-  /// The scheduler that measures ``timeout``.
-  public let timers: any Scheduler
+  /// The clock of the timeouts.
+  private let timers: any Scheduler
   private let session: URLSession
 
   /// Why a base URL was refused.
@@ -56,9 +56,8 @@ public struct MoviesClient: MoviePageSource {
   ///   - apiKey: TMDB's v3 API key, if the server wants one.
   ///   - bearerToken: TMDB's v4 read access token, if the server wants one.
   ///   - timeout: How long a page may take.
-  ///   - timers: The scheduler that measures ``timeout``: real time by default; a
-  ///     `TestScheduler` in tests, so that a page times out exactly when the test says and a
-  ///     slow machine never times out a page that is merely late.
+  ///   - timers: The clock of the timeouts: real time by default; a virtual-time scheduler lets
+  ///     a test decide when a page runs out of time.
   /// - Throws: ``InvalidURL`` if `baseURL` is not an http(s) URL with a host.
   public init(
     baseURL: String,

@@ -31,6 +31,9 @@ public final class MovieCatalogServer: Sendable {
     var failuresLeft: [Int: Int]
     var disconnectionsLeft: [Int: Int]
     var requests: [Int] = []
+    /// Whether answers wait for ``releaseAnswers()``, and the requests waiting.
+    var holding = false
+    var held: [CheckedContinuation<Void, Never>] = []
   }
 
   private struct Running {
@@ -75,6 +78,29 @@ public final class MovieCatalogServer: Sendable {
   /// let pages = server.requests.subscribe(onNext: { print("asked for page", $0) })
   /// ```
   public var requests: Observable<Int, Never> { requestSubject.asObservable() }
+
+  /// Holds the answers to the requests from now on until ``releaseAnswers()``: for tests and
+  /// demos that act while a page is in flight, whatever the speed of the machine.
+  ///
+  /// ```swift
+  /// server.holdAnswers()
+  /// movies.send(.loadNextPage)
+  /// movies.send(.loadNextPage)  // while page 1 loads: ignored
+  /// server.releaseAnswers()
+  /// ```
+  public func holdAnswers() {
+    state.withLock { $0.holding = true }
+  }
+
+  /// Answers the requests held by ``holdAnswers()``, and the later ones at once.
+  public func releaseAnswers() {
+    let held = state.withLock { state in
+      state.holding = false
+      defer { state.held = [] }
+      return state.held
+    }
+    for request in held { request.resume() }
+  }
 
   /// The base URL, once started: `http://127.0.0.1:<port>`.
   public var baseURL: URL? { running.withLock { $0?.baseURL } }
@@ -138,6 +164,7 @@ public final class MovieCatalogServer: Sendable {
         return running
       })
     else { return }
+    releaseAnswers()
     running.task.cancel()
     await running.server.stop(timeout: 0)
     await running.task.value
@@ -174,6 +201,13 @@ public final class MovieCatalogServer: Sendable {
       return (.page, faults.latency)
     }
     requestSubject.onNext(page)
+    await withCheckedContinuation { (request: CheckedContinuation<Void, Never>) in
+      let holding = state.withLock { state in
+        if state.holding { state.held.append(request) }
+        return state.holding
+      }
+      if !holding { request.resume() }
+    }
     if latency > .zero { try? await Task.sleep(for: latency) }
     switch outcome {
     case .hang:

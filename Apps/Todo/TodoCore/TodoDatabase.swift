@@ -231,6 +231,31 @@ public final class TodoDatabase: Sendable {
     }
   }
 
+  // MARK: - Closing
+
+  /// Closes the file once the writes enqueued before have ended.
+  ///
+  /// Without it the file closes when the last reference to the database goes, which may come
+  /// later, on another thread; a caller that must know the file is closed (to change or remove
+  /// it) closes it. Operations after it fail.
+  ///
+  /// - Throws: ``TodoError/storage(_:)`` if SQLite cannot close the file.
+  public func close() async throws(TodoError) {
+    let queue = queue
+    let closed = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Void, TodoError>, Never>) in
+      writes.async {
+        do {
+          try queue.close()
+          continuation.resume(returning: .success(()))
+        } catch {
+          continuation.resume(returning: .failure(.storage("\(error)")))
+        }
+      }
+    }
+    try closed.get()
+  }
+
   // MARK: - SQL
 
   private static func snapshot(_ db: Database) throws -> TodoSnapshot {

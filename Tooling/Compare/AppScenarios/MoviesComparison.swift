@@ -67,13 +67,14 @@ public final class MoviesComparison: ComparedApp {
     in directory: URL
   ) async throws -> any AppService<MoviesIntent, MoviesState> {
     guard let url = server.baseURL else { throw NotStarted() }
-    let client = try MoviesClient(baseURL: url.absoluteString, timeout: .seconds(5))
+    // A safety net that must not fire: no scenario here is about timeouts.
+    let client = try MoviesClient(baseURL: url.absoluteString, timeout: .seconds(30))
     return makeMovies(architecture, client: client)
   }
 
   /// Paging to the end, and a failed page retried.
   public func scenarios(in directory: URL) -> [Scenario<MoviesIntent, MoviesState>] {
-    [Self.pagingToTheEnd, errorThenRetry]
+    [pagingToTheEnd, errorThenRetry]
   }
 
   static func loaded(page: Int) -> Step {
@@ -81,25 +82,37 @@ public final class MoviesComparison: ComparedApp {
   }
 
   /// Three pages, a request while a page loads and one after the last page ignored.
-  public static let pagingToTheEnd = Scenario<MoviesIntent, MoviesState>(
-    "paging to the end",
-    timeout: .seconds(5),
-    steps: (1...3).flatMap { page -> [Step] in
-      [.send(.loadNextPage), .send(.loadNextPage), loaded(page: page)]
-    } + [
-      .send(.loadNextPage),
-      .expect("all 45 films, at the end") {
-        $0.isAtEnd && $0.movies.map(\.id) == Array(1...45) && !$0.isLoading
-      },
-    ]
-  )
+  ///
+  /// The server holds its answer until both requests were sent, so the second one is sent while
+  /// the page loads however fast the answer would come.
+  public var pagingToTheEnd: Scenario<MoviesIntent, MoviesState> {
+    let server = server
+    return Scenario(
+      "paging to the end",
+      timeout: .seconds(30),
+      steps: (1...3).flatMap { page -> [Step] in
+        [
+          .perform("the server holds its answers") { server.holdAnswers() },
+          .send(.loadNextPage),
+          .send(.loadNextPage),
+          .perform("the server answers") { server.releaseAnswers() },
+          Self.loaded(page: page),
+        ]
+      } + [
+        .send(.loadNextPage),
+        .expect("all 45 films, at the end") {
+          $0.isAtEnd && $0.movies.map(\.id) == Array(1...45) && !$0.isLoading
+        },
+      ]
+    )
+  }
 
   /// Page 2 fails once with HTTP 500 and is retried.
   public var errorThenRetry: Scenario<MoviesIntent, MoviesState> {
     let server = server
     return Scenario(
       "error then retry",
-      timeout: .seconds(5),
+      timeout: .seconds(30),
       steps: [
         .perform("page 2 fails once") { server.faults = ServerFaults(failingPages: [2: 1]) },
         .send(.loadNextPage),

@@ -100,6 +100,11 @@ private final class BackoffRetrySink<Source: ObservableType>:
       return
     }
     let delay = backoff.delay(beforeRetry: made)
-    wait.replace(with: scheduler.schedule(after: delay) { [self] in subscribe() })
+    // The wait's slot is in place before the retry is scheduled: on a concurrent scheduler the
+    // retry may start at once, elsewhere, and its attempt fail and schedule the next retry, whose
+    // slot must not be replaced by this one's (which would cancel that retry).
+    let slot = SingleAssignmentDisposable()
+    wait.replace(with: slot)
+    slot.setDisposable(scheduler.schedule(after: delay) { [self] in subscribe() })
   }
 }
