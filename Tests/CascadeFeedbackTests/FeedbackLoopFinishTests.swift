@@ -78,7 +78,9 @@ struct FeedbackLoopFinishTests {
     let loop = FeedbackLoop<Paging, Event>(
       initial: Paging(),
       reduceInPlace: Self.reduce,
-      feedbacks: [Feedback(skippingRepeated: { $0.next }) { _ in Observable<Event, Never>.never() }],
+      feedbacks: [
+        Feedback(skippingRepeated: { $0.next }) { _ in Observable<Event, Never>.never() }
+      ],
       scheduler: ImmediateScheduler.instance
     )
     loop.stop()

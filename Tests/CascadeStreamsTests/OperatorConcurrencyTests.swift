@@ -11,9 +11,10 @@ import Testing
 /// of the cooperative pool (the threads of the tests run in parallel with this one).
 @Suite(.checksResources)
 struct OperatorConcurrencyTests {
-  /// Runs `first` and `second` on two new threads released together; `true` if both return
-  /// within the safety net (a deadlock fails the test instead of hanging it). The wait blocks no
-  /// thread of the cooperative pool.
+  /// Runs `first` and `second` on two new threads released together.
+  ///
+  /// Returns `true` if both return within the safety net (a deadlock fails the test instead of
+  /// hanging it). The wait blocks no thread of the cooperative pool.
   private func bothFinish(
     _ first: @escaping @Sendable () -> Void,
     _ second: @escaping @Sendable () -> Void

@@ -92,10 +92,13 @@ public final class Watched<Value: Sendable>: Sendable {
     let semaphore = DispatchSemaphore(value: 0)
     let held = LockedValue(false)
     guard
-      let id = register(condition, { value in
-        held.withLock { $0 = value }
-        semaphore.signal()
-      })
+      let id = register(
+        condition,
+        { value in
+          held.withLock { $0 = value }
+          semaphore.signal()
+        }
+      )
     else { return true }
     if semaphore.wait(timeout: .now() + timeout.dispatchInterval) == .success {
       return held.withLock { $0 }
