@@ -36,7 +36,7 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
   /// Creates the check with a grace period for resources released on other threads.
   ///
   /// - Parameter grace: How long to wait at most for the test's resources to be released.
-  public init(grace: Duration = .seconds(10)) {
+  public init(grace: Duration = .seconds(30)) {
     self.grace = grace
   }
 
@@ -65,6 +65,6 @@ public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == ResourceLeakCheck {
   /// Fails the test if any stream resource it created is still live after it ends (waiting up
-  /// to 10 seconds for those released on other threads).
+  /// to 30 seconds for those released on other threads).
   public static var checksResources: Self { ResourceLeakCheck() }
 }

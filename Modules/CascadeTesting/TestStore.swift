@@ -55,7 +55,7 @@ import IssueReporting
 /// stops where the action arrived. In real time it waits for command tasks to run (a task the
 /// clock has woken still needs a thread): it wakes on each action the store reduces, each
 /// command that ends and each item scheduled on the clock (a command going to sleep on it), never
-/// by polling, and gives up after ``timeout`` (10 seconds by default), a bound that only turns a
+/// by polling, and gives up after ``timeout`` (60 seconds by default), a bound that only turns a
 /// hang into a failure. It stops at once, and fails, when no command is in flight or waiting and
 /// nothing is due on the clock within the budget; when it fails, the clock has moved by the whole
 /// budget. `finish` waits in real time only, the same way, for the commands in flight to end.
@@ -161,7 +161,7 @@ public final class TestStore<State: Sendable & Equatable, Action: Sendable>: Sen
     set { log.withLock { $0.exhaustivity = newValue } }
   }
 
-  /// How long `receive` and `finish` wait at most, in real time, for commands in flight; 10
+  /// How long `receive` and `finish` wait at most, in real time, for commands in flight; 60
   /// seconds by default.
   ///
   /// The waits end as soon as the awaited action arrives or the commands end, so the bound only

@@ -22,21 +22,21 @@ public final class Recorder<Value: Sendable>: Sendable {
 
   /// Waits until at least `count` values were recorded; `false` if they were not within
   /// `timeout` (a safety net, see ``Watched``).
-  public func wait(forCount count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+  public func wait(forCount count: Int, timeout: Duration = .seconds(60)) async -> Bool {
     await storage.wait(timeout: timeout) { $0.count >= count }
   }
 
   /// Waits until `condition` holds for the values recorded; `false` if it did not within
   /// `timeout` (a safety net, see ``Watched``).
   public func wait(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = .seconds(60),
     until condition: @escaping @Sendable ([Value]) -> Bool
   ) async -> Bool {
     await storage.wait(timeout: timeout, until: condition)
   }
 
   /// Blocks the calling thread until at least `count` values were recorded.
-  public func waitBlocking(forCount count: Int, timeout: Duration = .seconds(30)) -> Bool {
+  public func waitBlocking(forCount count: Int, timeout: Duration = .seconds(60)) -> Bool {
     storage.waitBlocking(timeout: timeout) { $0.count >= count }
   }
 }
@@ -72,14 +72,14 @@ public final class Counter: Sendable {
   /// Waits until the count satisfies `condition`; `false` if it did not within `timeout` (a
   /// safety net, see ``Watched``).
   public func wait(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = .seconds(60),
     until condition: @escaping @Sendable (Int) -> Bool
   ) async -> Bool {
     await storage.wait(timeout: timeout, until: condition)
   }
 
   /// Waits until the count reaches at least `target`.
-  public func wait(forAtLeast target: Int, timeout: Duration = .seconds(30)) async -> Bool {
+  public func wait(forAtLeast target: Int, timeout: Duration = .seconds(60)) async -> Bool {
     await storage.wait(timeout: timeout) { $0 >= target }
   }
 }

@@ -59,7 +59,7 @@ public final class Watched<Value: Sendable>: Sendable {
   ///
   /// `condition` runs under the value's lock: it must only look at the value.
   public func wait(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = .seconds(60),
     until condition: @escaping @Sendable (Value) -> Bool
   ) async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
@@ -86,7 +86,7 @@ public final class Watched<Value: Sendable>: Sendable {
   ///
   /// For tests that run on threads of their own, never on the cooperative pool.
   public func waitBlocking(
-    timeout: Duration = .seconds(30),
+    timeout: Duration = .seconds(60),
     until condition: @escaping @Sendable (Value) -> Bool
   ) -> Bool {
     let semaphore = DispatchSemaphore(value: 0)
@@ -146,12 +146,12 @@ public final class Signal: Sendable {
   public var hasFired: Bool { fired.value }
 
   /// Waits until the signal fires; `false` if it did not within `timeout` (a safety net).
-  public func wait(timeout: Duration = .seconds(30)) async -> Bool {
+  public func wait(timeout: Duration = .seconds(60)) async -> Bool {
     await fired.wait(timeout: timeout) { $0 }
   }
 
   /// Blocks the calling thread until the signal fires; `false` if it did not within `timeout`.
-  public func waitBlocking(timeout: Duration = .seconds(30)) -> Bool {
+  public func waitBlocking(timeout: Duration = .seconds(60)) -> Bool {
     fired.waitBlocking(timeout: timeout) { $0 }
   }
 }

@@ -47,7 +47,7 @@ final class TestStoreLog<State: Sendable, Action: Sendable>: Sendable {
     var last: Origin?
     var nextMark: UInt64 = 1
     var exhaustivity = Exhaustivity.on
-    var timeout = Duration.seconds(10)
+    var timeout = Duration.seconds(60)
     var skipped: [String] = []
   }
 
