@@ -3,7 +3,7 @@ public import Testing
 
 /// A Swift Testing trait that fails a test whose stream resources outlive it (AT-40).
 ///
-/// Each test runs with a ``ResourceAccount`` of its own made current: every subscription, sink,
+/// Each test runs with a `ResourceAccount` of its own made current: every subscription, sink,
 /// scheduled item, command task and effect the test creates — on its own task, in the tasks it
 /// starts, and in the work Cascade's schedulers and stores run for it on other threads — is
 /// charged to that account. After the test, the check waits for the account to empty (it wakes
@@ -22,7 +22,7 @@ public import Testing
 ///
 /// Resources that a test creates on a thread of its own (a `Thread`, a raw `DispatchQueue`)
 /// are charged to it only if that code makes the account current:
-/// `account.withCurrent { … }` with the account read from ``ResourceAccount/current``.
+/// `account.withCurrent { … }` with the account read from `ResourceAccount.current`.
 public struct ResourceLeakCheck: TestTrait, SuiteTrait, TestScoping {
   /// Applies to every test in a suite.
   public var isRecursive: Bool { true }
