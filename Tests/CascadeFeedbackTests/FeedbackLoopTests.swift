@@ -274,8 +274,8 @@ struct FeedbackLoopTests {
         Feedback(predicate: { _ in true }) { _, _ in
           await withTaskCancellationHandler {
             started.increment()
-            // The work: it runs until cancelled (the sleep throws at once when it is).
-            try? await Task.sleep(for: .seconds(3_600))
+            // The work: it runs until cancelled.
+            try? await suspendUntilCancelled()
           } onCancel: {
             cancelled.increment()
           }

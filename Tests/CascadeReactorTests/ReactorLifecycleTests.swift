@@ -59,8 +59,8 @@ struct ReactorLifecycleTests {
         return .run { _ in
           await withTaskCancellationHandler {
             started.fire()
-            // The work: it runs until cancelled (the sleep throws at once when it is).
-            try? await Task.sleep(for: .seconds(3_600))
+            // The work: it runs until cancelled.
+            try? await suspendUntilCancelled()
           } onCancel: {
             cancelled.increment()
           }

@@ -175,7 +175,7 @@ struct StoreConcurrencyTests {
     let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
     for index in 0..<10_000 {
       store.run(id: index % 100) { _, store in
-        try await Task.sleep(for: .seconds(60))
+        try await suspendUntilCancelled()
         store.send(1)
       }
     }

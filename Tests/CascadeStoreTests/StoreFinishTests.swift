@@ -80,7 +80,7 @@ struct StoreFinishTests {
   @Test func finishReturnsAfterShutdown() async {
     let store = Store(initialState: 0) { (count: inout Int, add: Int) in count += add }
     store.run("never ends") { _, _ in
-      try await Task.sleep(for: .seconds(3_600))  // the work: ended by the shutdown
+      try await suspendUntilCancelled()  // the work: ended by the shutdown
     }
     await store.shutdown()
     await store.finish()
@@ -95,7 +95,7 @@ struct StoreFinishTests {
     let started = Signal()
     store.run("cancelled", id: "work") { _, store in
       started.fire()
-      try await Task.sleep(for: .seconds(3_600))  // the work: ended by the cancellation
+      try await suspendUntilCancelled()  // the work: ended by the cancellation
       store.send(1)
     }
     #expect(await started.wait())

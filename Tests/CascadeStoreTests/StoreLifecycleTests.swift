@@ -68,7 +68,7 @@ struct StoreLifecycleTests {
     let sleeping = Signal()
     store!.run("cancelled at teardown") { _, _ in
       sleeping.fire()
-      try await Task.sleep(for: .seconds(60))
+      try await suspendUntilCancelled()
     }
     let probe = store!
     #expect(await sleeping.wait())
@@ -187,7 +187,7 @@ struct StoreLifecycleTests {
     store.run { _, store in
       await withTaskCancellationHandler {
         started.fire()
-        try? await Task.sleep(for: .seconds(60))
+        try? await suspendUntilCancelled()
       } onCancel: {
         cancelled.increment()
       }

@@ -97,7 +97,7 @@ struct AsyncBridgeConcurrencyTests {
       try await withTaskCancellationHandler {
         observer.onNext(1)
         do {
-          try await Task.sleep(for: .seconds(3_600))
+          try await suspendUntilCancelled()
         } catch {
           if Task.isCancelled, error is CancellationError { sawCancellation.increment() }
           observer.onNext(2)
@@ -130,7 +130,7 @@ struct AsyncBridgeConcurrencyTests {
       defer { finished.increment() }
       return try await withTaskCancellationHandler {
         started.increment()
-        try await Task.sleep(for: .seconds(3_600))
+        try await suspendUntilCancelled()
         return 1
       } onCancel: {
         cancelHandlers.increment()
