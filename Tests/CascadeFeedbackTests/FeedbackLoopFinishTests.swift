@@ -19,6 +19,16 @@ struct FeedbackLoopFinishTests {
     case loaded(Int)
   }
 
+  /// A loop over `Paging` on the immediate scheduler, with one feedback.
+  static func pagingLoop(_ feedback: Feedback<Paging, Event>) -> FeedbackLoop<Paging, Event> {
+    FeedbackLoop(
+      initial: Paging(),
+      reduceInPlace: reduce,
+      feedbacks: [feedback],
+      scheduler: ImmediateScheduler.instance
+    )
+  }
+
   static func reduce(_ state: inout Paging, _ event: Event) {
     switch event {
     case .loaded(let page):
@@ -31,16 +41,11 @@ struct FeedbackLoopFinishTests {
   // in turn, until no query asks for more.
   @Test func finishWaitsForAsyncEffectsAndTheEffectsTheyStart() async {
     let proceed = Signal()
-    let loop = FeedbackLoop<Paging, Event>(
-      initial: Paging(),
-      reduceInPlace: Self.reduce,
-      feedbacks: [
-        Feedback(skippingRepeated: { $0.next }) { page, send in
-          _ = await proceed.wait()
-          send(.loaded(page))
-        }
-      ],
-      scheduler: ImmediateScheduler.instance
+    let loop = Self.pagingLoop(
+      Feedback(skippingRepeated: { $0.next }) { page, send in
+        _ = await proceed.wait()
+        send(.loaded(page))
+      }
     )
     Task { proceed.fire() }
     await loop.finish()
@@ -51,22 +56,17 @@ struct FeedbackLoopFinishTests {
   // finish() waits for an effect stream that emits on another thread, until it completes.
   @Test func finishWaitsForEffectStreamsOnOtherThreads() async {
     let proceed = Signal()
-    let loop = FeedbackLoop<Paging, Event>(
-      initial: Paging(),
-      reduceInPlace: Self.reduce,
-      feedbacks: [
-        Feedback(skippingRepeated: { $0.next }) { page in
-          Observable<Event, Never>.create { observer in
-            DispatchQueue.global().async {
-              _ = proceed.waitBlocking()
-              observer.onNext(.loaded(page))
-              observer.onCompleted()
-            }
-            return Disposables.empty
+    let loop = Self.pagingLoop(
+      Feedback(skippingRepeated: { $0.next }) { page in
+        Observable<Event, Never>.create { observer in
+          DispatchQueue.global().async {
+            _ = proceed.waitBlocking()
+            observer.onNext(.loaded(page))
+            observer.onCompleted()
           }
+          return Disposables.empty
         }
-      ],
-      scheduler: ImmediateScheduler.instance
+      }
     )
     Task { proceed.fire() }
     await loop.finish()
@@ -75,13 +75,8 @@ struct FeedbackLoopFinishTests {
 
   // A stopped loop is at rest: finish() returns though its effect never ended by itself.
   @Test func finishReturnsOnceTheLoopStopped() async {
-    let loop = FeedbackLoop<Paging, Event>(
-      initial: Paging(),
-      reduceInPlace: Self.reduce,
-      feedbacks: [
-        Feedback(skippingRepeated: { $0.next }) { _ in Observable<Event, Never>.never() }
-      ],
-      scheduler: ImmediateScheduler.instance
+    let loop = Self.pagingLoop(
+      Feedback(skippingRepeated: { $0.next }) { _ in Observable<Event, Never>.never() }
     )
     loop.stop()
     await loop.finish()

@@ -423,16 +423,7 @@ struct SchedulerConcurrencyTests {
   @Test func aRetryThatStartsAtOnceElsewhereKeepsTheNextRetry() {
     let scheduler = ElsewhereAtOnceScheduler { $0 == 1 }
     let attempts = Counter()
-    let source = Observable<Int, TestError>.create { observer in
-      let attempt = attempts.increment()
-      if attempt < 3 {
-        observer.onError(TestError("attempt \(attempt)"))
-      } else {
-        observer.onNext(attempt)
-        observer.onCompleted()
-      }
-      return Disposables.empty
-    }
+    let source = thirdAttemptSucceeds(counting: attempts)
     let received = Recorder<StreamEvent<Int, TestError>>()
     let subscription =
       source
@@ -450,17 +441,8 @@ struct SchedulerConcurrencyTests {
   // wait, and the attempt that succeeds is the one delivered.
   @Test func retryWithBackoffOnRealTimers() async {
     let attempts = Counter()
-    let source = Observable<Int, TestError>.create { observer in
-      let attempt = attempts.increment()
-      DispatchQueue.global().async {
-        if attempt < 3 {
-          observer.onError(TestError("attempt \(attempt)"))
-        } else {
-          observer.onNext(attempt)
-          observer.onCompleted()
-        }
-      }
-      return Disposables.empty
+    let source = thirdAttemptSucceeds(counting: attempts) {
+      DispatchQueue.global().async(execute: $0)
     }
     let received = Recorder<StreamEvent<Int, TestError>>()
     let done = Signal()
@@ -479,5 +461,26 @@ struct SchedulerConcurrencyTests {
     subscription.dispose()
     #expect(received.values == [.next(3), .completed])
     #expect(attempts.value == 3)
+  }
+}
+
+/// A source whose first two attempts fail and whose third emits its number and completes.
+///
+/// `deliver` runs each attempt's events: at once by default, or on another thread.
+private func thirdAttemptSucceeds(
+  counting attempts: Counter,
+  deliver: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
+) -> Observable<Int, TestError> {
+  Observable<Int, TestError>.create { observer in
+    let attempt = attempts.increment()
+    deliver {
+      if attempt < 3 {
+        observer.onError(TestError("attempt \(attempt)"))
+      } else {
+        observer.onNext(attempt)
+        observer.onCompleted()
+      }
+    }
+    return Disposables.empty
   }
 }
