@@ -8,6 +8,8 @@ import Foundation
 /// swift build -c release
 /// .build/release/cascade-benchmarks --filter W6 --json results.json
 /// .build/release/cascade-benchmarks --quick      # a smoke run: small N, results checked
+/// .build/release/cascade-benchmarks --list --filter W1
+/// .build/release/cascade-benchmarks --cell "W1 Store" --n 100000 --runs 1   # one cell alone
 /// ```
 @main
 struct CascadeBenchmarks {
@@ -24,6 +26,16 @@ struct CascadeBenchmarks {
       exit(64)
     }
 
+    let selected = Benchmark.all.filter(options.selects)
+    for label in options.cells where !selected.contains(where: { options.names(label, $0) }) {
+      printError("error: no cell is named '\(label)'; --list prints the cells' names")
+      exit(64)
+    }
+    if options.list {
+      for benchmark in selected { print(benchmark.label) }
+      return
+    }
+
     #if DEBUG
     let configuration = "debug"
     printError("warning: a debug build; timings mean little. Build with `swift build -c release`.")
@@ -38,9 +50,6 @@ struct CascadeBenchmarks {
       printError("warning: --n overrides the workloads' N; the results are not comparable.")
     }
 
-    let selected = Benchmark.all.filter {
-      options.selects($0.workload) && options.selects($0.architecture)
-    }
     var measurements: [Measurement] = []
     do {
       for benchmark in selected {

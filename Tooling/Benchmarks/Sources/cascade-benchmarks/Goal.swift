@@ -26,7 +26,8 @@ struct Goal: Sendable {
   /// At most `ratio` times the time per operation of the `reference` cell of the same row.
   static func maximumRatio(_ ratio: Double, to reference: Architecture) -> Goal {
     Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(reference.rawValue)") { measured, cell in
-      guard let other = cell(reference) else {
+      // A cell run alone (`--cell`) would find itself as its column's cell.
+      guard let other = cell(reference), other.benchmark.label != measured.benchmark.label else {
         return Verdict(met: false, detail: "no \(reference.rawValue) cell to compare with")
       }
       let measuredRatio = measured.nanosecondsPerOperation / other.nanosecondsPerOperation

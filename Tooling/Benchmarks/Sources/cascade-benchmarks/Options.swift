@@ -1,6 +1,6 @@
 /// The command line:
-/// `cascade-benchmarks [--quick] [--filter ID]... [--only COLUMN]... [--runs N] [--json FILE]
-/// [--n N]`.
+/// `cascade-benchmarks [--quick] [--filter ID]... [--only COLUMN]... [--cell LABEL]... [--list]
+/// [--runs N] [--json FILE] [--n N]`.
 struct Options: Sendable {
   /// Workload id prefixes to run; empty runs everything.
   ///
@@ -10,6 +10,14 @@ struct Options: Sendable {
   ///
   /// W0 always runs, and the plain and hand-written references of a selected workload too.
   var columns: [String] = []
+  /// Cells to run, by their label (case-insensitive): `W1 Store`, or with the variant,
+  /// `W1 Reactor (BaseReactor subclass)`; empty runs what `filters` and `columns` select.
+  ///
+  /// The cells named run alone: no W0 and no reference column, so that a profiler run sees the
+  /// work of one cell only (`Tooling/callgrind.sh`). Their table then shows no ratio to W0.
+  var cells: [String] = []
+  /// Print the labels of the selected cells, one a line, instead of running them.
+  var list = false
   /// Timed runs per benchmark, after one untimed warm-up run: 5 by default, 1 with `--quick`.
   var runs = 5
   /// A smoke run: every workload at its small `quickN`, one timed run unless `--runs` says
@@ -21,8 +29,9 @@ struct Options: Sendable {
   var n: Int?
 
   static let usage = """
-    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--only <column>]... [--runs <n>]
-                              [--json <file>] [--n <count>]
+    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--only <column>]...
+                              [--cell <label>]... [--list] [--runs <n>] [--json <file>]
+                              [--n <count>]
 
     OPTIONS:
       --quick         A smoke run: small N for every workload, 1 timed run (unless --runs);
@@ -31,6 +40,11 @@ struct Options: Sendable {
                       separate with commas for several. W0 always runs: ratios are taken to it.
       --only <column> Run only these columns (Store, Reactor, Feedback, Streams) besides the
                       plain and hand-written references; repeat or separate with commas.
+      --cell <label>  Run only this cell, named as --list prints it ("W1 Store",
+                      "W1 Reactor (BaseReactor subclass)"): no W0, no reference column, so a
+                      profiler sees this cell alone. Repeat for several; not with --filter or
+                      --only.
+      --list          Print the labels of the cells the other options select, and exit.
       --runs <n>      Timed runs per benchmark, after one warm-up run (default: 5).
       --json <file>   Also write the results as JSON to <file>.
       --n <count>     Override every workload's N (smoke runs only; not comparable).
@@ -74,6 +88,10 @@ struct Options: Sendable {
         options.filters += try value(for: flag).split(separator: ",").map(String.init)
       case "--only":
         options.columns += try value(for: flag).split(separator: ",").map(String.init)
+      case "--cell":
+        options.cells.append(try value(for: flag))
+      case "--list":
+        options.list = true
       case "--quick":
         options.quick = true
       case "--runs":
@@ -87,6 +105,11 @@ struct Options: Sendable {
         throw ParseError(description: "unknown argument '\(argument)'")
       }
     }
+    if !options.cells.isEmpty && !(options.filters.isEmpty && options.columns.isEmpty) {
+      throw ParseError(
+        description: "--cell names its cells; it cannot be combined with --filter or --only"
+      )
+    }
     if options.quick && !runsGiven { options.runs = 1 }
     return options
   }
@@ -94,6 +117,18 @@ struct Options: Sendable {
   /// The N to run `workload` with: `--n`, else its quick or full N.
   func n(for workload: Workload) -> Int {
     n ?? (quick ? workload.quickN : workload.n)
+  }
+
+  /// Whether `benchmark` runs: the cells named with `--cell`, else those of the selected
+  /// workloads and columns.
+  func selects(_ benchmark: Benchmark) -> Bool {
+    guard cells.isEmpty else { return cells.contains { names($0, benchmark) } }
+    return selects(benchmark.workload) && selects(benchmark.architecture)
+  }
+
+  /// Whether `label`, given with `--cell`, names `benchmark`.
+  func names(_ label: String, _ benchmark: Benchmark) -> Bool {
+    label.lowercased() == benchmark.label.lowercased()
   }
 
   /// Whether `architecture`'s column is selected.

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Counts the instructions per operation of the benchmarks' W1 (counter dispatch) and W3 (large
+# state) cells, one cell per architecture and variant, with valgrind's callgrind. Instruction
+# counts hardly move between runs on a shared machine, where timings drift by ±10–30%: use them
+# to compare a change with the commit before it. Prints a Markdown table.
+#
+# Usage: Tooling/callgrind.sh [--n N] [--workloads IDS] [--scratch-path DIR] [--no-build] [--keep]
+#   Tooling/callgrind.sh
+#   Tooling/callgrind.sh --scratch-path .build-bench/benchmarks --n 50000
+#   --n N              operations of the shorter runs (default 100000; the longer ones run 2N)
+#   --workloads IDS    workload ids, as the benchmarks' --filter takes them (default W1,W3)
+#   --scratch-path DIR the benchmarks' build folder (default Tooling/Benchmarks/.build)
+#   --no-build         use the release build already in the scratch path
+#   --keep             keep the callgrind files and logs (printed folder) for callgrind_annotate
+# Environment: BENCHMARKS_SCRATCH_PATH sets the scratch path (the flag wins); TMPDIR where the
+# callgrind files go (removed at the end unless --keep).
+#
+# Method: each cell (`cascade-benchmarks --list`) runs alone (`--cell`, so no W0 and no other
+# cell) under callgrind four times: N and 2N operations, each with 1 and 2 timed runs
+# (`--runs`). A run of the harness also does work that does not belong to the operations: the
+# process start, the warm-up run (which runs the same N, so it scales with N too), W3's memory
+# probe run and its expected checksum (computed with N toggles), each run's setup (W3 builds
+# 10,000 items). Two runs minus one run is one timed run, setup included; that at 2N minus that
+# at N is N operations and nothing else:
+#   instructions/op = (Ir(2N, 2 runs) − Ir(2N, 1 run) − Ir(N, 2 runs) + Ir(N, 1 run)) / N
+# Runs with SWIFT_DETERMINISTIC_HASHING=1 so that hashing does not vary between processes.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+package="$root/Tooling/Benchmarks"
+scratch="${BENCHMARKS_SCRATCH_PATH:-$package/.build}"
+n=100000
+workloads="W1,W3"
+build=1
+keep=0
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+needs_value() {
+  if [ $# -lt 2 ] || [ -z "$2" ]; then
+    echo "callgrind: $1 needs a value" >&2
+    exit 2
+  fi
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --n) needs_value "$@"; n="$2"; shift 2 ;;
+    --n=*) n="${1#*=}"; shift ;;
+    --workloads) needs_value "$@"; workloads="$2"; shift 2 ;;
+    --workloads=*) workloads="${1#*=}"; shift ;;
+    --scratch-path) needs_value "$@"; scratch="$2"; shift 2 ;;
+    --scratch-path=*) scratch="${1#*=}"; shift ;;
+    --no-build) build=0; shift ;;
+    --keep) keep=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "callgrind: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+if ! [[ "$n" =~ ^[1-9][0-9]*$ ]]; then
+  echo "callgrind: --n must be a positive whole number, not '$n'" >&2
+  exit 2
+fi
+if ! command -v valgrind >/dev/null; then
+  echo "callgrind: valgrind is not installed" >&2
+  exit 1
+fi
+case "$scratch" in /*) ;; *) scratch="$PWD/$scratch" ;; esac
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/callgrind.XXXXXX")"
+if [ "$keep" = 1 ]; then
+  echo "callgrind: files in $work" >&2
+else
+  trap 'rm -rf "$work"' EXIT
+fi
+
+build_flags=(-c release --package-path "$package" --scratch-path "$scratch")
+if [ "$build" = 1 ]; then
+  echo "callgrind: building the benchmarks (release, $scratch)…" >&2
+  swift build "${build_flags[@]}" >"$work/build.log" 2>&1 || {
+    cat "$work/build.log" >&2
+    exit 1
+  }
+fi
+binary="$(swift build "${build_flags[@]}" --show-bin-path)/cascade-benchmarks"
+if ! [ -x "$binary" ]; then
+  echo "callgrind: no $binary; build it or drop --no-build" >&2
+  exit 1
+fi
+
+# The cells of the workloads, except W0 (which --filter always adds).
+cells=()
+while IFS= read -r cell; do
+  case "$cell" in "W0 "*) ;; *) cells+=("$cell") ;; esac
+done < <("$binary" --list --filter "$workloads")
+if [ ${#cells[@]} -eq 0 ]; then
+  echo "callgrind: no cell in workloads '$workloads'" >&2
+  exit 1
+fi
+
+# instructions INDEX CELL N RUNS: the instructions callgrind counted in a run of the harness.
+instructions() {
+  local file="$work/cell$1-n$3-runs$4"
+  if ! SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind \
+    --callgrind-out-file="$file.callgrind" \
+    "$binary" --cell "$2" --n "$3" --runs "$4" >"$file.log" 2>&1; then
+    echo "callgrind: '$2' failed with --n $3 --runs $4:" >&2
+    tail -20 "$file.log" >&2
+    return 1
+  fi
+  awk '/^summary:/ { print $2 }' "$file.callgrind"
+}
+
+start=$SECONDS
+rows=()
+for index in "${!cells[@]}"; do
+  cell="${cells[$index]}"
+  echo "callgrind: $cell ($((index + 1))/${#cells[@]})…" >&2
+  short1="$(instructions "$index" "$cell" "$n" 1)"
+  short2="$(instructions "$index" "$cell" "$n" 2)"
+  long1="$(instructions "$index" "$cell" $((2 * n)) 1)"
+  long2="$(instructions "$index" "$cell" $((2 * n)) 2)"
+  per_operation="$(
+    awk -v a="$long2" -v b="$long1" -v c="$short2" -v d="$short1" -v n="$n" \
+      'BEGIN { printf "%.1f", ((a - b) - (c - d)) / n }'
+  )"
+  rows+=("| ${cell%% *} | ${cell#* } | $per_operation |")
+done
+
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  commit="$commit, modified"
+fi
+echo "| workload | architecture | instructions/op |"
+echo "| --- | --- | ---: |"
+printf '%s\n' "${rows[@]}"
+echo
+echo "callgrind Ir per operation, (Ir(2N, 2 runs) − Ir(2N, 1 run) − Ir(N, 2 runs) + Ir(N, 1 run)) / N"
+echo "with N = $n; release build at $commit; $((SECONDS - start)) s under callgrind."
