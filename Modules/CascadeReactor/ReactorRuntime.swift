@@ -30,7 +30,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
     var unmanagedCore: Unmanaged<Core>?
   @usableFromInline let started = Atomic<Bool>(false)
-  /// How far the start has got; see ``ReactorStart``. Never held while user code runs.
+  /// How far the start has got (see ``ReactorStart``).
+  ///
+  /// Never held while user code runs.
   @usableFromInline let startState = LockedValue(ReactorStart<Core, @Sendable () -> Void>())
   /// Where threads that need the core wait while another thread starts the reactor.
   let startWaiters = DispatchSemaphore(value: 0)
@@ -143,8 +145,10 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     }
   }
 
-  /// Starts the reactor, on the starter's thread: builds the core, connects it, and does the
-  /// work queued meanwhile (see ``ReactorStart``). No lock is held while the reactor's code runs.
+  /// Starts the reactor on the starter's thread.
+  ///
+  /// Builds the core, connects it, and does the work queued meanwhile (see ``ReactorStart``).
+  /// No lock is held while the reactor's code runs.
   @usableFromInline
   func start<R: Reactor>(_ reactor: R) -> Core
   where R.Action == Action, R.Mutation == Mutation, R.State == State {

@@ -4,7 +4,9 @@ import CascadeTestSupport
 import CascadeTesting
 import Testing
 
-/// A reactor starts on first use. Inputs that arrive while it starts (from its `transform`
+/// A reactor starts on first use.
+///
+/// Inputs that arrive while it starts (from its `transform`
 /// hooks as they are subscribed, from the hooks' own bodies, from another thread, from a nested
 /// reactor that starts inside it) are queued and processed once it has started, in the order
 /// they arrived; reads made while it starts never deadlock.
