@@ -56,7 +56,7 @@ struct ReactorStartTests {
     }
   }
 
-  // AT-04: actions a `transform(action:)` emits as it is subscribed (`startWith`) are processed
+  // Actions a `transform(action:)` emits as it is subscribed (`startWith`) are processed
   // once the reactor has started, before the action whose send started it.
   @Test func actionsEmittedOnSubscriptionAreProcessedFirst() {
     let reactor = LogReactor(actions: { _, actions in actions.startWith("first", "second") })
@@ -88,7 +88,7 @@ struct ReactorStartTests {
     #expect(reactor.currentState.log.last == "later")
   }
 
-  // A hook's body that sends to its own reactor, and reads its state, while the reactor is being
+  // AT-04: a hook's body that sends to its own reactor (a recursive send), and reads its state, while the reactor is being
   // built: the send is queued until the reactor has started (after the send that started it),
   // the read answers the initial state, and nothing deadlocks.
   @Test func aHookBodyThatSendsAndReadsWhileTheReactorIsBuilt() {
@@ -139,9 +139,16 @@ struct ReactorStartTests {
     )
     parentBox.value = nil
   }
+}
 
-  // AT-04: many threads that race to be the first user of a reactor: it starts once, and every
-  // action of every thread is applied exactly once, each thread's in its order.
+/// A reactor's start raced by threads: run under ThreadSanitizer in CI (the suite's name ends in
+/// ConcurrencyTests).
+@Suite(.checksResources)
+struct ReactorStartConcurrencyTests {
+  typealias LogReactor = ReactorStartTests.LogReactor
+
+  // AT-10, AT-11: many threads that race to be the first user of a reactor: it starts once, and
+  // every action of every thread is applied exactly once, each thread's in its order.
   @Test(arguments: [false, true])
   func threadsRacingToStartTheReactor(throughHook: Bool) async {
     for _ in 0..<50 {
