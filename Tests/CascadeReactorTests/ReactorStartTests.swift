@@ -88,9 +88,9 @@ struct ReactorStartTests {
     #expect(reactor.currentState.log.last == "later")
   }
 
-  // AT-04: a hook's body that sends to its own reactor (a recursive send), and reads its state, while the reactor is being
-  // built: the send is queued until the reactor has started (after the send that started it),
-  // the read answers the initial state, and nothing deadlocks.
+  // AT-04: a hook's body that sends to its own reactor (a recursive send), and reads its state,
+  // while the reactor is being built: the send is queued until the reactor has started (after
+  // the send that started it), the read answers the initial state, and nothing deadlocks.
   @Test func aHookBodyThatSendsAndReadsWhileTheReactorIsBuilt() {
     let readInHook = Watched<[String]?>(nil)
     let reactor = LogReactor(actions: { reactor, actions in
