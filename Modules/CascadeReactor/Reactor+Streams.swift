@@ -19,17 +19,16 @@ extension Reactor {
   /// thread is processing the reactor's inputs, which then applies them).
   @inlinable
   public func send(_ action: Action) {
-    if runtime.isStubbed {
-      runtime.core(for: self).stub.record(action)
-      return
-    }
-    runtime.unmanagedCore(for: self)._withUnsafeGuaranteedRef { $0.send(action, from: self) }
+    runtime.send(action, from: self)
   }
 
   /// The current state (the stub's, while stubbed).
+  ///
+  /// Read inside one of the reactor's own `transform` hooks while it is being built, it is
+  /// ``initialState``: nothing has been applied yet.
   @inlinable
   public var currentState: State {
-    let core = runtime.core(for: self)
+    guard let core = runtime.coreIfBuilt(for: self) else { return initialState }
     if runtime.isStubbed { return core.stub.state.value }
     return core.store.state
   }
@@ -41,10 +40,11 @@ extension Reactor {
   /// consecutive equal states are dropped (see the overload).
   @inlinable
   public var state: Observable<State, Never> {
-    if runtime.isStubbed {
-      return runtime.core(for: self).stub.state.asObservable()
+    guard let core = runtime.coreIfBuilt(for: self) else {
+      return afterStart { $0.state }
     }
-    return runtime.core(for: self).stateStream
+    if runtime.isStubbed { return core.stub.state.asObservable() }
+    return core.stateStream
   }
 
   /// The stream of the value in a ``Pulse``: it emits on every assignment to the pulse, even of
@@ -130,7 +130,9 @@ extension Reactor {
   public func select<Selected: Sendable & Equatable>(
     _ select: @escaping @Sendable (State) -> Selected
   ) -> Observable<Selected, Never> {
-    let core = runtime.core(for: self)
+    guard let core = runtime.coreIfBuilt(for: self) else {
+      return afterStart { $0.select(select) }
+    }
     if runtime.isStubbed {
       return core.stub.state.map(select).distinctUntilChanged().asObservable()
     }
@@ -156,7 +158,9 @@ extension Reactor {
     at index: Elements.Index
   ) -> Observable<Elements.Element, Never>
   where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
-    let core = runtime.core(for: self)
+    guard let core = runtime.coreIfBuilt(for: self) else {
+      return afterStart { $0.select(collection, at: index) }
+    }
     if runtime.isStubbed {
       return core.stub.state
         .compactMap {
@@ -173,10 +177,33 @@ extension Reactor where State: Equatable {
   /// then every new one that differs from the previous, delivered on ``scheduler``.
   @inlinable
   public var state: Observable<State, Never> {
-    if runtime.isStubbed {
-      return runtime.core(for: self).stub.state.distinctUntilChanged().asObservable()
+    guard let core = runtime.coreIfBuilt(for: self) else {
+      return afterStart { $0.state }
     }
-    return runtime.core(for: self).stateStream.distinctUntilChanged().asObservable()
+    if runtime.isStubbed { return core.stub.state.distinctUntilChanged().asObservable() }
+    return core.stateStream.distinctUntilChanged().asObservable()
+  }
+}
+
+extension Reactor {
+  /// The stream `makeStream` returns, subscribed once the reactor has started: for streams asked
+  /// for inside one of the reactor's `transform` hooks while it is being built.
+  @usableFromInline
+  func afterStart<Element: Sendable>(
+    _ makeStream: @escaping @Sendable (Self) -> Observable<Element, Never>
+  ) -> Observable<Element, Never> {
+    Observable.create { [weak self] observer in
+      guard let self else {
+        observer.onCompleted()
+        return Disposables.empty
+      }
+      let subscription = SerialDisposable()
+      runtime.whenStarted(self) { [weak self] _ in
+        guard let self else { return }
+        subscription.replace(with: makeStream(self).subscribe(observer))
+      }
+      return subscription
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 public import CascadeMiddleware
 public import CascadeStore
 public import CascadeStreams
+import Dispatch
 public import Synchronization
 
 /// A reactor's machinery: the store that holds its state and processes its actions and
@@ -18,15 +19,23 @@ public import Synchronization
 public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @unchecked Sendable
 {
-  // Safety: `unmanagedCore` is written once, under `startLock`, before `started` is stored with
-  // release ordering; it is read only after loading `started` with acquire ordering (or under
-  // the lock), or by the store's processing, which starts after it.
+  @usableFromInline typealias Core = ReactorCore<Action, Mutation, State>
+
+  // Safety: `unmanagedCore` is written once, under `startState`'s lock, when the core is built
+  // and before anything can send to its store; `started` is stored (release) after that. It is
+  // read after loading `started` (acquire), under that lock, or by the store's processing of an
+  // input, which happens after the core was connected (`ReactorStart`).
   /// The running machinery, retained by the runtime (released in `deinit`) and handed out
   /// unretained: the hot path reaches it without retain and release.
   @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
-    var unmanagedCore: Unmanaged<ReactorCore<Action, Mutation, State>>?
+    var unmanagedCore: Unmanaged<Core>?
   @usableFromInline let started = Atomic<Bool>(false)
-  @usableFromInline let startLock = LockedValue(())
+  /// How far the start has got (see ``ReactorStart``).
+  ///
+  /// Never held while user code runs.
+  @usableFromInline let startState = LockedValue(ReactorStart<Core, @Sendable () -> Void>())
+  /// Where threads that need the core wait while another thread starts the reactor.
+  let startWaiters = DispatchSemaphore(value: 0)
   @usableFromInline let stubbed = Atomic<Bool>(false)
 
   /// Creates a runtime; it starts on first use.
@@ -44,26 +53,120 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   }
 
   /// The running machinery, started for `reactor` on first use.
+  ///
+  /// Traps when called from inside one of the reactor's own `transform` hooks while it is being
+  /// built, where there is no core yet; the callers that can answer without one use
+  /// ``coreIfBuilt(for:)``.
   @inlinable
-  func core<R: Reactor>(for reactor: R) -> ReactorCore<Action, Mutation, State>
+  func core<R: Reactor>(for reactor: R) -> Core
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    unmanagedCore(for: reactor).takeUnretainedValue()
+    guard let core = coreIfBuilt(for: reactor) else {
+      preconditionFailure(
+        "\(R.self) was used inside one of its own transform hooks while it starts; "
+          + "only send, currentState and the state streams may be used there"
+      )
+    }
+    return core
   }
 
-  /// The running machinery, started for `reactor` on first use, unretained (the runtime holds
-  /// it): use it with `_withUnsafeGuaranteedRef` while the runtime is alive.
+  /// The running machinery, started for `reactor` on first use; `nil` when called from inside
+  /// one of the reactor's `transform` hooks while the reactor is being built.
   @inlinable
-  func unmanagedCore<R: Reactor>(
-    for reactor: R
-  ) -> Unmanaged<ReactorCore<Action, Mutation, State>>
+  func coreIfBuilt<R: Reactor>(for reactor: R) -> Core?
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    if started.load(ordering: .acquiring) { return unmanagedCore.unsafelyUnwrapped }
-    return startLock.withLock { _ in
-      if let unmanagedCore { return unmanagedCore }
-      let started = Unmanaged.passRetained(ReactorCore.start(reactor))
-      unmanagedCore = started
-      self.started.store(true, ordering: .releasing)
-      return started
+    if started.load(ordering: .acquiring) {
+      return unmanagedCore.unsafelyUnwrapped.takeUnretainedValue()
+    }
+    return startingCore(for: reactor)
+  }
+
+  /// Sends `action` to the reactor (records it in the stub while stubbed), starting the reactor
+  /// on first use.
+  @inlinable
+  func send<R: Reactor>(_ action: Action, from reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    if started.load(ordering: .acquiring) {
+      unmanagedCore.unsafelyUnwrapped._withUnsafeGuaranteedRef { core in
+        if isStubbed {
+          core.stub.record(action)
+        } else {
+          core.send(action, from: reactor)
+        }
+      }
+      return
+    }
+    sendWhileStarting(action, from: reactor)
+  }
+
+  /// The slow path of ``coreIfBuilt(for:)``: the reactor has not started yet.
+  @usableFromInline
+  func startingCore<R: Reactor>(for reactor: R) -> Core?
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    let thread = currentThreadIdentity()
+    while true {
+      switch startState.withLock({ $0.access(by: thread) }) {
+      case .use(let core): return core
+      case .noCoreYet: return nil
+      case .wait: startWaiters.wait()
+      case .start: return start(reactor)
+      }
+    }
+  }
+
+  /// The slow path of ``send(_:from:)``: the reactor has not started yet.
+  @usableFromInline
+  func sendWhileStarting<R: Reactor>(_ action: Action, from reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    whenStarted(reactor) { [unowned self] core in
+      if isStubbed {
+        core.stub.record(action)
+      } else {
+        core.send(action, from: reactor)
+      }
+    }
+  }
+
+  /// Does `work` with the started core: now if the reactor has started (or the caller is
+  /// starting it and has connected it), else once it has, in the order work was queued.
+  @usableFromInline
+  func whenStarted<R: Reactor>(_ reactor: R, _ work: @escaping @Sendable (Core) -> Void)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    if started.load(ordering: .acquiring) {
+      work(unmanagedCore.unsafelyUnwrapped.takeUnretainedValue())
+      return
+    }
+    let queued: @Sendable () -> Void = { [unowned self] in
+      work(unmanagedCore.unsafelyUnwrapped.takeUnretainedValue())
+    }
+    switch startState.withLock({ $0.enqueue(queued, by: currentThreadIdentity()) }) {
+    case .use(let core): work(core)
+    case .queued: break
+    case .start: _ = start(reactor)
+    }
+  }
+
+  /// Starts the reactor on the starter's thread.
+  ///
+  /// Builds the core, connects it, and does the work queued meanwhile (see ``ReactorStart``).
+  /// No lock is held while the reactor's code runs.
+  @usableFromInline
+  func start<R: Reactor>(_ reactor: R) -> Core
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    let (core, connect) = Core.build(reactor)
+    startState.withLock { start in
+      unmanagedCore = Unmanaged.passRetained(core)
+      start.built(core)
+    }
+    connect()
+    while true {
+      switch startState.withLock({ $0.next() }) {
+      case .run(let queued):
+        for work in queued { work() }
+      case .started(let waking):
+        started.store(true, ordering: .releasing)
+        for _ in 0..<waking { startWaiters.signal() }
+        return core
+      }
     }
   }
 }
@@ -91,12 +194,13 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// The subscriptions of stream mutations started with an id, by id.
   @usableFromInline let keyedStreams = LockedValue<[AnyHashableSendable: CompositeDisposable]>([:])
 
-  /// Starts the machinery of `reactor`.
+  /// Builds the machinery of `reactor`, and returns it with the call that connects it: that call
+  /// subscribes the streams of the reactor's `transform` hooks, so that what they emit flows in.
   ///
   /// A static factory rather than an initializer, so that the closures on the store's hot path are
   /// specialized for the reactor's types in client code.
   @inlinable
-  static func start<R: Reactor>(_ reactor: R) -> ReactorCore
+  static func build<R: Reactor>(_ reactor: R) -> (ReactorCore, connect: () -> Void)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let weakReactor = WeakReactor(reactor)
     let store = Store<State, Input>(
@@ -166,15 +270,20 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       actionInput: actionInput,
       mutationInput: mutationInput
     )
-    if actionInput != nil {
-      core.streams.insert(transformedActions.subscribe(onNext: { store.send(.action($0)) }))
+    // Mutations first: the mutations of actions emitted on subscription (`startWith`) flow
+    // through a connected `transform(mutation:)`, as in ReactorKit, whose chain is subscribed
+    // from the state end.
+    let connect = {
+      if mutationInput != nil {
+        core.streams.insert(
+          transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
+        )
+      }
+      if actionInput != nil {
+        core.streams.insert(transformedActions.subscribe(onNext: { store.send(.action($0)) }))
+      }
     }
-    if mutationInput != nil {
-      core.streams.insert(
-        transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
-      )
-    }
-    return core
+    return (core, connect)
   }
 
   /// Processes one input of `reactor` on the store's processing thread: an action becomes its
@@ -189,7 +298,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       reduceNow(input)
       return
     }
-    // Processing only happens once the core has started.
+    // Processing only happens once the core has been built (`ReactorStart`).
     reactor.runtime.unmanagedCore.unsafelyUnwrapped._withUnsafeGuaranteedRef { core in
       core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
     }

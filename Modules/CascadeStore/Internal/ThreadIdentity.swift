@@ -8,7 +8,7 @@ import Darwin
 
 /// A number identifying the calling thread, for detecting reentrant calls without a lock.
 @usableFromInline
-func currentThreadIdentity() -> UInt {
+package func currentThreadIdentity() -> UInt {
   #if canImport(Darwin)
   UInt(bitPattern: pthread_self())
   #else

@@ -19,15 +19,20 @@ public struct Comparison: Sendable {
   public var iterations: Int
   /// Where progress is told (standard error, for the tool).
   public var progress: @Sendable (String) -> Void
+  /// Where each replay's files (the todo database) go, in a folder of their own that is
+  /// removed afterwards.
+  public var temporaryDirectory: URL
 
   /// Creates a comparison.
   public init(
     root: URL,
     iterations: Int,
+    temporaryDirectory: URL = FileManager.default.temporaryDirectory,
     progress: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.root = root
     self.iterations = iterations
+    self.temporaryDirectory = temporaryDirectory
     self.progress = progress
   }
 
@@ -99,7 +104,8 @@ public struct Comparison: Sendable {
     var sequences: [Architecture: [[App.State]]] = [:]
     for architecture in architectures {
       progress("\(app.name) on \(architecture): comparing states")
-      sequences[architecture] = try await withTemporaryDirectory { directory in
+      sequences[architecture] = try await withTemporaryDirectory(in: temporaryDirectory) {
+        directory in
         let scenarios = app.scenarios(in: directory)
         names = scenarios.map(\.name)
         return try await replay(scenarios, of: app, on: architecture, in: directory)
@@ -114,7 +120,7 @@ public struct Comparison: Sendable {
       let processorStart = ProcessorTime.now()
       let start = clock.now
       for _ in 0..<iterations {
-        _ = try await withTemporaryDirectory { directory in
+        _ = try await withTemporaryDirectory(in: temporaryDirectory) { directory in
           try await replay(app.scenarios(in: directory), of: app, on: architecture, in: directory)
         }
       }
@@ -158,9 +164,13 @@ public struct Comparison: Sendable {
   }
 }
 
-/// Runs `body` with a new temporary directory, removed afterwards.
-func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-  let directory = FileManager.default.temporaryDirectory
+/// Runs `body` with a new directory in `parent`, removed afterwards.
+func withTemporaryDirectory<T>(
+  in parent: URL,
+  _ body: (URL) async throws -> T
+) async throws -> T {
+  let directory =
+    parent
     .appendingPathComponent("cascade-compare-\(UUID().uuidString)", isDirectory: true)
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   do {
