@@ -50,6 +50,7 @@ let package = Package(
       name: "CascadeMiddleware",
       dependencies: [
         "CascadeStreams",
+        "CascadeStore",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
@@ -59,19 +60,18 @@ let package = Package(
       name: "CascadeStore",
       dependencies: [
         "CascadeStreams",
-        "CascadeMiddleware",
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Modules/CascadeStore"
     ),
     .target(
       name: "CascadeReactor",
-      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware"],
+      dependencies: ["CascadeStreams", "CascadeStore"],
       path: "Modules/CascadeReactor"
     ),
     .target(
       name: "CascadeFeedback",
-      dependencies: ["CascadeStreams", "CascadeStore", "CascadeMiddleware"],
+      dependencies: ["CascadeStreams", "CascadeStore"],
       path: "Modules/CascadeFeedback"
     ),
     .target(

@@ -1,3 +1,4 @@
+public import CascadeStore
 import CascadeStreams
 public import Foundation
 import Logging

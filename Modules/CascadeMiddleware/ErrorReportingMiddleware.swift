@@ -1,3 +1,4 @@
+public import CascadeStore
 public import CascadeStreams
 
 /// A middleware that routes failures, with the state at that moment, to a handler: inputs the

@@ -1,3 +1,4 @@
+public import CascadeStore
 import CascadeStreams
 public import Logging
 
@@ -9,10 +10,10 @@ public import Logging
 /// #<sequence> <time> <input> [<mutation>] → <state>
 /// ```
 ///
-/// - `sequence` is ``MiddlewareRecord/sequence``; `time` is ``MiddlewareRecord/time`` written in
+/// - `sequence` is `MiddlewareRecord.sequence`; `time` is `MiddlewareRecord.time` written in
 ///   seconds with millisecond precision (`1.500s`).
 /// - `[<mutation>]` appears when the architecture has mutations (a reactor) and
-///   ``MiddlewareRecord/mutation`` is present.
+///   `MiddlewareRecord.mutation` is present.
 /// - `→ <state>` appears when ``stateLogging`` is not ``StateLogging/none`` and the logger also
 ///   admits ``stateLevel``: with the defaults (inputs at `.info`, state at `.debug`) a logger at
 ///   `.info` shows inputs only and a logger at `.debug` shows inputs with their state.

@@ -1,4 +1,3 @@
-public import CascadeMiddleware
 public import CascadeStore
 public import CascadeStreams
 

@@ -1,4 +1,3 @@
-public import CascadeMiddleware
 public import CascadeStreams
 
 /// A store on the main actor, whose isolation the compiler checks.

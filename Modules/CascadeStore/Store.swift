@@ -1,4 +1,3 @@
-public import CascadeMiddleware
 public import CascadeStreams
 
 /// The single source of truth: a state that changes only by processing inputs, one at a time.

@@ -1,5 +1,6 @@
 import CascadeFeedback
 import CascadeMiddleware
+import CascadeStore
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting

@@ -1,4 +1,5 @@
 import CascadeMiddleware
+import CascadeStore
 import CascadeStreams
 import CascadeTesting
 import Testing

@@ -1,5 +1,6 @@
 import CascadeMiddleware
 import CascadeReactor
+import CascadeStore
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting

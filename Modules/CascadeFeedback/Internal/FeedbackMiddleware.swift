@@ -1,4 +1,4 @@
-public import CascadeMiddleware
+public import CascadeStore
 import CascadeStreams
 
 /// Lets middlewares written for a loop's events and state sit on its store, whose inputs are

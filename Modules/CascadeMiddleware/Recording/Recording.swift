@@ -1,3 +1,4 @@
+public import CascadeStore
 public import CascadeStreams
 public import Foundation
 

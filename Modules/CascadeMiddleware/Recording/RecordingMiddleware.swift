@@ -1,3 +1,4 @@
+public import CascadeStore
 public import CascadeStreams
 public import Foundation
 import Logging
@@ -30,7 +31,7 @@ import Logging
 /// (its mutations follow from them). Put the recorder **last** among the middlewares, so it
 /// records inputs as the middlewares before it transformed them and not those they blocked.
 ///
-/// **Time.** ``MiddlewareRecord/time`` only reaches ``Middleware/process(_:)``, so the recorder
+/// **Time.** `MiddlewareRecord.time` only reaches `Middleware.process(_:)`, so the recorder
 /// keeps its own clock: `now`, by default the time elapsed since the recorder was created. Pass
 /// `now: { scheduler.now }` to record on the architecture's scheduler clock.
 ///

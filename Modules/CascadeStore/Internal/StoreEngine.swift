@@ -1,4 +1,3 @@
-public import CascadeMiddleware
 public import CascadeStreams
 public import Dispatch
 import IssueReporting

@@ -1,4 +1,5 @@
 import CascadeMiddleware
+import CascadeStore
 import CascadeStreams
 
 /// The smallest architecture that runs a ``MiddlewareStack`` the way Store, Reactor and Feedback
