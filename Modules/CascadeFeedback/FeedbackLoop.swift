@@ -17,7 +17,7 @@ public import CascadeStreams
 ///   },
 ///   feedbacks: [.input(plusTaps.map { .increment }), .input(minusTaps.map { .decrement })]
 /// )
-/// loop.state.map(String.init).subscribe(onNext: { label.text = $0 })
+/// loop.states.map(String.init).subscribe(onNext: { label.text = $0 })
 /// ```
 ///
 /// **Ordering.** Events are reduced one at a time, in order, from any thread. Every feedback
@@ -26,7 +26,7 @@ public import CascadeStreams
 /// delivered is queued and reduced after the delivery finishes, so it is never reduced against
 /// a stale state.
 ///
-/// **Lifetime.** The loop owns its feedbacks' subscriptions and effects. ``stop()``, or
+/// **Lifetime.** The loop owns its feedbacks' subscriptions and effects. ``shutdown()``, or
 /// releasing the loop, cancels them; events they had emitted but that were not yet reduced are
 /// dropped, and nothing is delivered afterwards.
 public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
@@ -40,11 +40,11 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///   - initial: The state before any event.
   ///   - reduce: The pure function `(State, Event) -> State`.
   ///   - feedbacks: The feedbacks, started in order.
-  ///   - scheduler: Where ``state`` delivers, and the clock middlewares see. Default: the main
+  ///   - scheduler: Where ``states`` delivers, and the clock middlewares see. Default: the main
   ///     queue (synchronously when the event was reduced there).
   ///   - middlewares: Middlewares that see every event and the resulting state.
   ///   - diagnostics: Receives what goes wrong in the loop's machinery: a failed effect
-  ///     (`StoreDiagnostic.commandFailed`), an event emitted after the loop stopped. Default:
+  ///     (`StoreDiagnostic.commandFailed`), an event emitted after the loop shut down. Default:
   ///     `nil`, which reports them as test failures or runtime warnings.
   @inlinable
   public convenience init(
@@ -151,17 +151,26 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// The states: the current one on subscription, then every new one, delivered on the loop's
   /// scheduler.
   ///
-  /// It completes when the loop stops.
-  public var state: Observable<State, Never> { stateStream }
+  /// It completes when the loop shuts down.
+  public var states: Observable<State, Never> { stateStream }
 
-  /// Stops the loop: feedbacks and their effects are cancelled, and events not yet reduced are
-  /// dropped.
+  /// Shuts the loop down: feedbacks and their effects are cancelled, and events not yet reduced
+  /// are dropped.
   ///
   /// Nothing is delivered after it returns.
-  public func stop() {
+  public func shutdown() async {
+    close()
+  }
+
+  /// Ends the loop at once, as ``shutdown()`` does, for callers that cannot wait (a test
+  /// scheduler's virtual time).
+  package func close() {
     subscriptions.dispose()
     store.close()
   }
+
+  /// The number of feedback effects running now.
+  public var effectsInFlight: Int { store.effectsInFlight }
 
   /// Waits until every event sent so far has been reduced.
   ///
@@ -186,7 +195,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// request's effect, which lives as long as its key — keeps `finish` waiting while it runs.
   /// Feedbacks themselves (their subscriptions to the states, ``Feedback/input(_:)``) are the
   /// loop's wiring, not effects, and are not waited for. It returns at once once the loop has
-  /// stopped.
+  /// shut down.
   public func finish() async {
     await store.finish()
   }
@@ -220,4 +229,9 @@ struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
     // Queued behind the feedbacks' subscriptions: reduced after all of them saw the initial state.
     gate.open { core.send($0) }
   }
+}
+
+extension FeedbackLoop: StateContainer {
+  /// What the loop processes: its events.
+  public typealias Input = Event
 }

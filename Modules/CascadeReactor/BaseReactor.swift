@@ -32,10 +32,13 @@ public import CascadeStreams
 /// }
 /// ```
 open class BaseReactor<Action: Sendable, Mutation: Sendable, State: Sendable>: Reactor,
-  @unchecked Sendable
+  StateContainer, @unchecked Sendable
 {
   // Safety: the stored properties are immutable and Sendable; subclasses that add mutable state
   // must guard it (the reactor's own state lives in its runtime, which is thread-safe).
+
+  /// What the reactor processes: its actions.
+  public typealias Input = Action
 
   /// The state before any action.
   public let initialState: State

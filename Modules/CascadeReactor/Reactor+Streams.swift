@@ -110,9 +110,28 @@ extension Reactor {
     await runtime.core(for: self).store.finish()
   }
 
-  /// The number of asynchronous mutation operations in flight.
+  /// The number of asynchronous mutation operations and mutation streams running now.
   @inlinable
-  public var operationsInFlight: Int { runtime.core(for: self).store.commandsInFlight }
+  public var effectsInFlight: Int { runtime.core(for: self).store.effectsInFlight }
+
+  /// The states as a stream: the current state on subscription, then every new one, delivered
+  /// on ``scheduler`` after ``transform(state:)`` (the stub's, while stubbed).
+  ///
+  /// It never fails, and completes when the reactor shuts down. ReactorKit's name for it is
+  /// `state`, which, where `State` is `Equatable`, also drops consecutive equal states.
+  @inlinable
+  public var states: Observable<State, Never> {
+    guard let core = runtime.coreIfBuilt(for: self) else { return afterStart { $0.states } }
+    if runtime.isStubbed { return core.stub.state.asObservable() }
+    return core.stateStream
+  }
+
+  /// Ends the reactor: its asynchronous mutations and mutation streams are cancelled, the
+  /// streams of its `transform` hooks are disposed, actions sent after are reported
+  /// (`StoreDiagnostic.lateInput`) and dropped, and no state is delivered after this returns.
+  public func shutdown() async {
+    await runtime.core(for: self).shutdown()
+  }
 }
 
 extension Reactor {

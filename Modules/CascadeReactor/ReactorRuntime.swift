@@ -512,6 +512,18 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     slot.setDisposable(subscription)
   }
 
+  /// Ends the machinery: the store shuts down (cancelling its tasks), and every stream —
+  /// the hooks', and the mutation streams in flight — is disposed.
+  func shutdown() async {
+    streams.dispose()
+    let keyed = keyedStreams.withLock { keyed in
+      defer { keyed = [:] }
+      return Array(keyed.values)
+    }
+    for group in keyed { group.dispose() }
+    await store.shutdown()
+  }
+
   /// Cancels the work started under `id`.
   @usableFromInline
   func cancel(id: some Hashable & Sendable) {

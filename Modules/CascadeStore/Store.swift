@@ -95,6 +95,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// Safe to read from any thread; the value is one the store actually published. Reading it
   /// from inside the reducer is a programming error (the reducer has the state as `inout`).
+  public var currentState: State { engine.state }
+
+  /// The current state: the Reactor seed's name (`core.state`) for ``currentState``.
   public var state: State { engine.state }
 
   /// Sends an action.
@@ -111,12 +114,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   package func send(_ action: Action, context: UnsafeRawPointer) {
     engine.submitAction(action, origin: origin, context: context)
-  }
-
-  /// Sends an action: ReSwift's name for ``send(_:)``.
-  @inlinable
-  public func dispatch(_ action: Action) {
-    send(action)
   }
 
   /// Fires a command: it runs with a copy of the state, in order with the actions sent before
@@ -182,8 +179,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// The number of commands waiting for the state to allow them.
   public var parkedCommandCount: Int { engine.parkedCount }
 
-  /// The number of asynchronous commands in flight.
-  public var commandsInFlight: Int { engine.inFlightCount }
+  /// The number of effects running now: asynchronous commands in flight, and other work that
+  /// may still send inputs (a reactor's mutation streams, a loop's feedback effects).
+  public var effectsInFlight: Int { engine.inFlightCount }
 
   /// The number of live subscriptions.
   public var subscriptionCount: Int { engine.subscriptionCount }
@@ -194,10 +192,18 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Shuts the store down; nothing is delivered after it returns.
   ///
-  /// It stops accepting inputs, cancels the commands in flight (or lets them finish, still
-  /// accepting their inputs, if `cancellingCommands` is `false`), processes what is queued, and
+  /// It stops accepting inputs, cancels the commands in flight, processes what is queued, and
   /// ends every subscription.
-  public func shutdown(cancellingCommands: Bool = true) async {
+  public func shutdown() async {
+    await engine.shutdown(cancellingCommands: true)
+  }
+
+  /// Shuts the store down; nothing is delivered after it returns.
+  ///
+  /// It stops accepting inputs, cancels the commands in flight (or, if `cancellingCommands` is
+  /// `false`, lets them finish, still accepting their inputs), processes what is queued, and
+  /// ends every subscription.
+  public func shutdown(cancellingCommands: Bool) async {
     await engine.shutdown(cancellingCommands: cancellingCommands)
   }
 
@@ -217,12 +223,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// ```swift
   /// store.send(.refresh)          // starts an asynchronous command
   /// await store.finish()          // the command ended and what it sent was reduced
-  /// #expect(store.state.items.count == 3)
+  /// #expect(store.currentState.items.count == 3)
   /// ```
   ///
   /// Commands waiting for the state to allow them (``parkedCommandCount``) have not started and
   /// are not waited for. A command that never ends keeps `finish` waiting: cancel it first
-  /// (``cancel(id:)``) or use ``shutdown(cancellingCommands:)``. It returns at once when the
+  /// (``cancel(id:)``) or use ``shutdown()``. It returns at once when the
   /// store has shut down, and when called on the thread that is processing the store's inputs
   /// (from a reducer, subscriber or synchronous command), which cannot wait for itself.
   public func finish() async {
@@ -355,4 +361,9 @@ extension Store {
   package func endOrigin() {
     if let origin { engine.endOrigin(origin) }
   }
+}
+
+extension Store: StateContainer {
+  /// What the store processes: its actions.
+  public typealias Input = Action
 }

@@ -45,7 +45,7 @@ extension TestScheduler {
     until end: Duration? = nil
   ) -> TestableObserver<State, Never> {
     let observer = createObserver(State.self)
-    let subscription = loop.state.subscribe(observer)
+    let subscription = loop.states.subscribe(observer)
     let sends = CompositeDisposable()
     for recorded in events {
       let event = recorded.value
@@ -53,7 +53,7 @@ extension TestScheduler {
         [weak loop] in
         switch event {
         case .next(let event): loop?.send(event)
-        case .completed: loop?.stop()
+        case .completed: loop?.close()
         }
       }
       sends.insert(item)
@@ -89,7 +89,7 @@ extension TestScheduler {
   ///   events: [.next(.seconds(1), .increment), .next(.seconds(2), .increment)],
   ///   equal: [0, 1, 2]
   /// )
-  /// loop.stop()
+  /// await loop.shutdown()
   /// ```
   ///
   /// A mismatch reads:

@@ -73,7 +73,7 @@ struct FeedbackAsyncTests {
     await scheduler.advance(by: .seconds(1))
     await loop.finish()  // the effect woke, sent its result and ended
     #expect(loop.currentState.results == ["swift"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-24 for async effects: a query change at 1 s cancels the task whose result was due at 2 s;
@@ -111,7 +111,7 @@ struct FeedbackAsyncTests {
     // now.
     await loop.finish()
     #expect(loop.currentState.results == ["ab"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // An async predicate effect runs while the predicate holds and is cancelled when it stops.
@@ -152,7 +152,7 @@ struct FeedbackAsyncTests {
     #expect(await cancelled.wait { $0 == 1 })
     await scheduler.advance(by: .seconds(5))
     #expect(ticks.value == 2)
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-34: an async effect that sends one event and then throws: the event is reduced, later
@@ -178,7 +178,7 @@ struct FeedbackAsyncTests {
         await loop.finish()
         loop.send(.found("after"))
         #expect(loop.currentState.results == ["before failure", "after"])
-        loop.stop()
+        await loop.shutdown()
       }
     } matching: { issue in
       issue.description.contains("feedback effect failed: Boom()")
@@ -208,7 +208,7 @@ struct FeedbackAsyncTests {
     await loop.finish()
     #expect(received.values == ["Command feedback effect failed: Boom()"])
     #expect(loop.currentState.results == ["before failure"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // Cancellation is not failure: a cancelled async effect reports nothing.
@@ -233,7 +233,7 @@ struct FeedbackAsyncTests {
       }
       try await scheduler.waitForPendingItems(1)
       #expect(!effectEnded.hasFired)  // the sleeping effect's task holds the probe
-      loop.stop()
+      await loop.shutdown()
       #expect(scheduler.pendingCount == 0)  // the sleep was cancelled with the effect
       // The effect's task has run to its end, past the point where it would report a failure.
       #expect(await effectEnded.wait())

@@ -83,7 +83,7 @@ struct FeedbackConcurrencyTests {
       scheduler: ImmediateScheduler.instance
     )
     let subscriptions = (0..<3).map { index in
-      loop.state.subscribe(onNext: { check(index, $0) })
+      loop.states.subscribe(onNext: { check(index, $0) })
     }
     let finished = await runOnThreads(16) { _ in
       for _ in 0..<1_000 { loop.send(1) }
@@ -94,7 +94,7 @@ struct FeedbackConcurrencyTests {
     #expect(violations.value == 0)
     #expect(lasts.withLock { $0 } == [16_000, 16_000, 16_000, 16_000])
     for subscription in subscriptions { subscription.dispose() }
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-12: subscribers delivered on the loop's queue and on queues of their own, and a feedback,
@@ -108,11 +108,11 @@ struct FeedbackConcurrencyTests {
     )
     let seen = (0..<4).map { _ in Recorder<Int>() }
     let subscriptions = [
-      loop.state.subscribe(onNext: { seen[0].append($0) }),
-      loop.state.subscribe(onNext: { seen[1].append($0) }),
-      loop.state.observe(on: SerialDispatchQueueScheduler(label: "other"))
+      loop.states.subscribe(onNext: { seen[0].append($0) }),
+      loop.states.subscribe(onNext: { seen[1].append($0) }),
+      loop.states.observe(on: SerialDispatchQueueScheduler(label: "other"))
         .subscribe(onNext: { seen[2].append($0) }),
-      loop.state.observe(on: ConcurrentDispatchQueueScheduler())
+      loop.states.observe(on: ConcurrentDispatchQueueScheduler())
         .subscribe(onNext: { seen[3].append($0) }),
     ]
     let finished = await runOnThreads(4) { _ in
@@ -128,7 +128,7 @@ struct FeedbackConcurrencyTests {
       #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
     }
     for subscription in subscriptions { subscription.dispose() }
-    loop.stop()
+    await loop.shutdown()
   }
 
   // The 8 threads × 10,000 external events: nothing lost, each thread's events reduced in
@@ -162,7 +162,7 @@ struct FeedbackConcurrencyTests {
     #expect(loop.currentState.outOfOrder == 0)
     #expect(loop.currentState.total == threads * perThread)
     #expect(loop.currentState.next == [Int](repeating: perThread, count: threads))
-    loop.stop()
+    await loop.shutdown()
   }
 
   struct Search: Sendable, Equatable {
@@ -214,7 +214,7 @@ struct FeedbackConcurrencyTests {
     #expect(loop.currentState.results == [])
     results.onNext("2")
     #expect(loop.currentState.results == ["b: 2"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-27: an external source emits 1, 2, 3 and completes while the loop is busy on another
@@ -246,7 +246,7 @@ struct FeedbackConcurrencyTests {
     gate.release()
     #expect(await busy.wait())
     #expect(states.values == [0, 6, 7, 9, 12])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-27 for effects: an effect whose stream emits and completes while the loop is busy keeps its
@@ -273,7 +273,7 @@ struct FeedbackConcurrencyTests {
     gate.release()
     #expect(await busy.wait())
     #expect(loop.currentState.results == ["1", "2"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-26 under load: effects emit from their own threads while the query keeps changing; an
@@ -328,7 +328,7 @@ struct FeedbackConcurrencyTests {
     )
     // The latest state, for waiting on: delivered by whichever thread reduces.
     let latest = Watched(Generations())
-    let watching = loop.state.subscribe(onNext: { latest.set($0) })
+    let watching = loop.states.subscribe(onNext: { latest.set($0) })
     // Each change lands while the current effect's thread is emitting.
     let finished = await runOnThreads(1) { _ in
       for _ in 0..<200 {
@@ -346,7 +346,7 @@ struct FeedbackConcurrencyTests {
     #expect(loop.currentState.generation == 200)
     #expect(await latest.wait { $0.generation == 200 && $0.reduced > 0 })
     watching.dispose()
-    loop.stop()
+    await loop.shutdown()
     #expect(loop.currentState.generation == 200)
     #expect(loop.currentState.reduced > 0)
     #expect(loop.currentState.stale == 0)

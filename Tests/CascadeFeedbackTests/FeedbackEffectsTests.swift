@@ -45,7 +45,7 @@ struct FeedbackEffectsTests {
 
   // AT-28: a predicate true → false → true cancels the effect, then starts it afresh; states for
   // which it still holds do not restart it; the cancelled run's late outputs are ignored.
-  @Test func predicateStartsCancelsAndRestarts() {
+  @Test func predicateStartsCancelsAndRestarts() async {
     let probe = EffectProbe<Int, ToggleEvent>()
     let loop = FeedbackLoop<Toggle, ToggleEvent>(
       initial: Toggle(),
@@ -73,13 +73,13 @@ struct FeedbackEffectsTests {
     #expect(probe.started.values == [0, 2])
     #expect(probe.cancelled.values == [0])
 
-    loop.stop()
+    await loop.shutdown()
     #expect(probe.cancelled.values == [0, 2])
     probe.latest.value = nil
   }
 
   // AT-28: an initial state that already satisfies the predicate starts the effect at once.
-  @Test func predicateHoldingInitiallyStartsAtOnce() {
+  @Test func predicateHoldingInitiallyStartsAtOnce() async {
     let loop = FeedbackLoop<Toggle, ToggleEvent>(
       initial: Toggle(isOn: true),
       reduceInPlace: Self.reduce,
@@ -87,7 +87,7 @@ struct FeedbackEffectsTests {
       scheduler: ImmediateScheduler.instance
     )
     #expect(loop.currentState.ticks == 1)
-    loop.stop()
+    await loop.shutdown()
   }
 
   // MARK: - Query
@@ -114,7 +114,7 @@ struct FeedbackEffectsTests {
 
   // AT-28: nil → no effect; q → exactly one start; the same q again → no restart; q → nil →
   // cancelled, late outputs ignored; q reappears → a fresh start.
-  @Test func queryEffectLifecycle() {
+  @Test func queryEffectLifecycle() async {
     let probe = EffectProbe<String, SearchEvent>()
     let loop = FeedbackLoop<Search, SearchEvent>(
       initial: Search(),
@@ -146,13 +146,13 @@ struct FeedbackEffectsTests {
     #expect(probe.started.values == ["q", "q", "r"])
     #expect(probe.cancelled.values == ["q", "q"])
 
-    loop.stop()
+    await loop.shutdown()
     #expect(probe.cancelled.values == ["q", "q", "r"])
     probe.latest.value = nil
   }
 
   // AT-28: an initial query starts its effect at once.
-  @Test func initialQueryStartsAtOnce() {
+  @Test func initialQueryStartsAtOnce() async {
     let loop = FeedbackLoop<Search, SearchEvent>(
       initial: Search(query: "swift"),
       reduceInPlace: Self.reduce,
@@ -162,12 +162,12 @@ struct FeedbackEffectsTests {
       scheduler: ImmediateScheduler.instance
     )
     #expect(loop.currentState.results == ["swift"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-24: an effect whose output is scheduled at 2 s, cancelled by a query change processed at
   // 1 s: its output is never reduced, however long the clock runs.
-  @Test func cancellationIsABarrierOnVirtualTime() {
+  @Test func cancellationIsABarrierOnVirtualTime() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Search, SearchEvent>(
       initial: Search(),
@@ -193,12 +193,12 @@ struct FeedbackEffectsTests {
         Search(query: nil, results: ["other"]),
       ]
     )
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-24: the same barrier when the query goes to nil: the effect in flight is cancelled and
   // nothing replaces it.
-  @Test func cancellationToNilIsABarrier() {
+  @Test func cancellationToNilIsABarrier() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Search, SearchEvent>(
       initial: Search(),
@@ -216,12 +216,12 @@ struct FeedbackEffectsTests {
       equal: [Search(), Search(query: "load"), Search()]
     )
     #expect(scheduler.now == SchedulerInstant(offset: .seconds(1)))
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-25: queries a → ab → abc within 100 ms, responses arriving abc, a, ab: only abc's results
   // are reduced.
-  @Test func onlyTheLatestResultIsUsed() {
+  @Test func onlyTheLatestResultIsUsed() async {
     let scheduler = TestScheduler()
     let latency = [
       "a": Duration.milliseconds(250), "ab": .milliseconds(300), "abc": .milliseconds(50),
@@ -245,12 +245,12 @@ struct FeedbackEffectsTests {
     )
     #expect(states.values.last == Search(query: "abc", results: ["abc"]))
     #expect(states.events.last?.time == .milliseconds(150))
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-26: an effect's event emitted while a state is being delivered, and so queued, is dropped
   // when the same delivery cancels the effect (the query changed).
-  @Test func queuedEventsOfACancelledEffectAreDropped() {
+  @Test func queuedEventsOfACancelledEffectAreDropped() async {
     let results = PublishSubject<String, Never>()
     let fired = LockedBox(false)
     let loop = FeedbackLoop<Search, SearchEvent>(
@@ -277,12 +277,12 @@ struct FeedbackEffectsTests {
     #expect(loop.currentState.results == [])
     results.onNext("b")
     #expect(loop.currentState.results == ["b"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // Normal completion of an effect is not cancellation: what it emitted is reduced, and the next
   // change of query starts a new one.
-  @Test func completedEffectKeepsItsEvents() {
+  @Test func completedEffectKeepsItsEvents() async {
     let loop = FeedbackLoop<Search, SearchEvent>(
       initial: Search(),
       reduceInPlace: Self.reduce,
@@ -296,7 +296,7 @@ struct FeedbackEffectsTests {
     loop.send(.type("a"))
     loop.send(.type("b"))
     #expect(loop.currentState.results == ["a1", "a2", "b1", "b2"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // MARK: - Keyed requests
@@ -321,7 +321,7 @@ struct FeedbackEffectsTests {
   // Keyed requests with overlapping keys: a new key starts an effect, a changed request under the
   // same key reaches the running effect without restarting it, a vanished key cancels its effect
   // (its teardown runs), and effects of different keys run together.
-  @Test func keyedRequestsStartUpdateAndCancelPerKey() {
+  @Test func keyedRequestsStartUpdateAndCancelPerKey() async {
     let starts = Recorder<String>()
     let teardowns = Recorder<String>()
     let running = Counter()
@@ -369,7 +369,7 @@ struct FeedbackEffectsTests {
     #expect(loop.currentState.log == ["a:1", "b:1", "a:2", "b:5", "a:3"])
     #expect(peak.value == 2)
 
-    loop.stop()
+    await loop.shutdown()
     #expect(Set(teardowns.values) == ["a", "b"])
     #expect(teardowns.values.count == 3)
     #expect(running.value == 0)
@@ -377,7 +377,7 @@ struct FeedbackEffectsTests {
 
   // AT-26 for keys: an event a key's effect emitted that is still queued when the key vanishes is
   // dropped.
-  @Test func queuedEventsOfAVanishedKeyAreDropped() {
+  @Test func queuedEventsOfAVanishedKeyAreDropped() async {
     let ticks = PublishSubject<String, Never>()
     let fired = LockedBox(false)
     let loop = FeedbackLoop<Downloads, DownloadEvent>(
@@ -405,11 +405,11 @@ struct FeedbackEffectsTests {
     loop.send(.set("a", nil))
     #expect(fired.value)
     #expect(loop.currentState.log == ["b:0"])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // The set form: one effect per request, cancelled when the request leaves the set.
-  @Test func setOfRequestsRunsOneEffectEach() {
+  @Test func setOfRequestsRunsOneEffectEach() async {
     let probe = EffectProbe<Int, DownloadEvent>()
     let loop = FeedbackLoop<Downloads, DownloadEvent>(
       initial: Downloads(),
@@ -427,7 +427,7 @@ struct FeedbackEffectsTests {
     #expect(probe.started.values == [1, 2])
     loop.send(.set("1", nil))
     #expect(probe.cancelled.values == [1])
-    loop.stop()
+    await loop.shutdown()
     #expect(probe.cancelled.values == [1, 2])
     probe.latest.value = nil
   }

@@ -78,7 +78,7 @@ struct FeedbackLoopFinishTests {
     let loop = Self.pagingLoop(
       Feedback(skippingRepeated: { $0.next }) { _ in Observable<Event, Never>.never() }
     )
-    loop.stop()
+    await loop.shutdown()
     await loop.finish()
     #expect(loop.currentState.loaded.isEmpty)
   }

@@ -11,7 +11,7 @@ struct FeedbackLoopTests {
   enum Event: Sendable, Equatable { case increment, decrement }
 
   // The README's increment example: UI events fed in by input feedbacks.
-  @Test func incrementExample() {
+  @Test func incrementExample() async {
     let plus = PublishSubject<Void, Never>()
     let minus = PublishSubject<Void, Never>()
     let loop = FeedbackLoop<Int, Event>(
@@ -26,17 +26,17 @@ struct FeedbackLoopTests {
       scheduler: ImmediateScheduler.instance
     )
     let texts = Recorder<String>()
-    let subscription = loop.state.map(String.init).subscribe(onNext: { texts.append($0) })
+    let subscription = loop.states.map(String.init).subscribe(onNext: { texts.append($0) })
     plus.onNext()
     plus.onNext()
     minus.onNext()
     #expect(texts.values == ["0", "1", "2", "1"])
     subscription.dispose()
-    loop.stop()
+    await loop.shutdown()
   }
 
   // The increment example on virtual time, with the taps at given times.
-  @Test func incrementExampleOnVirtualTime() {
+  @Test func incrementExampleOnVirtualTime() async {
     let scheduler = TestScheduler()
     let plus = scheduler.createHotObservable([.next(.seconds(1), ()), .next(.seconds(2), ())])
     let minus = scheduler.createHotObservable([.next(.seconds(3), ())])
@@ -49,14 +49,14 @@ struct FeedbackLoopTests {
     scheduler.recordStates(of: loop).assertEvents([
       .next(.zero, 0), .next(.seconds(1), 1), .next(.seconds(2), 2), .next(.seconds(3), 1),
     ])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // MARK: - AT-23: reentrancy and ordering
 
   // AT-23: states [0, 1, 3, 6], the reducer saw [1, 2, 3], and a feedback reacting to states
   // sees each exactly once, in order.
-  @Test func eventsAndStatesInOrder() {
+  @Test func eventsAndStatesInOrder() async {
     let inputs = PublishSubject<Int, Never>()
     let reduced = Recorder<Int>()
     let seen = Recorder<Int>()
@@ -77,7 +77,7 @@ struct FeedbackLoopTests {
     for value in 1...3 { inputs.onNext(value) }
     #expect(reduced.values == [1, 2, 3])
     #expect(seen.values == [0, 1, 3, 6])
-    loop.stop()
+    await loop.shutdown()
   }
 
   /// A sum that remembers the event that produced it.
@@ -93,7 +93,7 @@ struct FeedbackLoopTests {
 
   // AT-23: with an input feedback and a feedback reacting to (state, event) pairs, inputs 1, 2, 3
   // give the states [0, 1, 3, 6], and the feedback sees (0, nil), (1, 1), (3, 2), (6, 3).
-  @Test func feedbackSeesStateAndEventPairs() {
+  @Test func feedbackSeesStateAndEventPairs() async {
     let inputs = PublishSubject<Int, Never>()
     let reduced = Recorder<Int>()
     let pairs = Recorder<Pair>()
@@ -117,7 +117,7 @@ struct FeedbackLoopTests {
       scheduler: ImmediateScheduler.instance
     )
     let states = Recorder<Int>()
-    let subscription = loop.state.subscribe(onNext: { states.append($0.total) })
+    let subscription = loop.states.subscribe(onNext: { states.append($0.total) })
     for value in 1...3 { inputs.onNext(value) }
     #expect(states.values == [0, 1, 3, 6])
     #expect(reduced.values == [1, 2, 3])
@@ -128,12 +128,12 @@ struct FeedbackLoopTests {
       ]
     )
     subscription.dispose()
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-23: a feedback that emits synchronously while the state is delivered: the event is
   // reduced after the delivery, against the state that triggered it.
-  @Test func synchronousFeedbackIsQueued() {
+  @Test func synchronousFeedbackIsQueued() async {
     let seen = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
       initial: 0,
@@ -148,12 +148,12 @@ struct FeedbackLoopTests {
     // The second feedback saw every state, in order, though the first emitted while they were
     // being delivered.
     #expect(seen.values == [0, 1, 2, 3, 4, 5])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-23: a feedback that synchronously subscribes to the loop's own state stream, while a
   // state is being delivered to it, does not deadlock, and sees the states that follow.
-  @Test(.timeLimit(.minutes(5))) func feedbackSubscribingToTheLoopDoesNotDeadlock() {
+  @Test(.timeLimit(.minutes(5))) func feedbackSubscribingToTheLoopDoesNotDeadlock() async {
     let box = LockedBox<FeedbackLoop<Int, Int>?>(nil)
     let inner = LockedBox<(any Disposable)?>(nil)
     let seen = Recorder<Int>()
@@ -165,7 +165,7 @@ struct FeedbackLoopTests {
           context.states.subscribe(onNext: { state in
             guard state == 1, let loop = box.value else { return }
             // Inside the delivery of state 1: subscribe to the loop's states and read them.
-            inner.value = loop.state.subscribe(onNext: { seen.append($0) })
+            inner.value = loop.states.subscribe(onNext: { seen.append($0) })
             _ = loop.currentState
             context.send(10)
           })
@@ -180,12 +180,12 @@ struct FeedbackLoopTests {
     #expect(seen.values == [1, 11, 111])
     inner.value?.dispose()
     box.value = nil
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-23: an event sent while the feedbacks are starting is reduced, after every feedback has
   // seen the initial state.
-  @Test func eventSentWhileFeedbacksStartIsReduced() {
+  @Test func eventSentWhileFeedbacksStartIsReduced() async {
     let first = Recorder<Int>()
     let last = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
@@ -204,12 +204,12 @@ struct FeedbackLoopTests {
     #expect(loop.currentState == 1)
     #expect(first.values == [0, 1])
     #expect(last.values == [0, 1])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-23: two immediate feedbacks alternate deterministically (ReactiveFeedback's
   // `test_reduce_with_two_immediate_feedback_loops`).
-  @Test func twoImmediateFeedbacksAlternate() {
+  @Test func twoImmediateFeedbacksAlternate() async {
     let states = Recorder<String>()
     let loop = FeedbackLoop<String, String>(
       initial: "initial",
@@ -224,18 +224,18 @@ struct FeedbackLoopTests {
       ],
       scheduler: ImmediateScheduler.instance
     )
-    let subscription = loop.state.subscribe(onNext: { states.append($0) })
+    let subscription = loop.states.subscribe(onNext: { states.append($0) })
     #expect(loop.currentState == "initial_a_b_a_b")
     #expect(states.values == ["initial_a_b_a_b"])
     loop.send("!")
     #expect(loop.currentState == "initial_a_b_a_b!")
     subscription.dispose()
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-23: the same two feedbacks, driven from a state stream observed from the start: every
   // intermediate state, in order.
-  @Test func twoImmediateFeedbacksProduceEveryState() {
+  @Test func twoImmediateFeedbacksProduceEveryState() async {
     let seen = Recorder<String>()
     let loop = FeedbackLoop<String, String>(
       initial: "initial",
@@ -256,7 +256,7 @@ struct FeedbackLoopTests {
         "initial", "initial_a", "initial_a_b", "initial_a_b_a", "initial_a_b_a_b",
       ]
     )
-    loop.stop()
+    await loop.shutdown()
   }
 
   // MARK: - AT-31: teardown
@@ -293,7 +293,7 @@ struct FeedbackLoopTests {
     weak let weakLoop = loop
     let states = Recorder<Int>()
     let completions = Counter()
-    let subscription = loop?.state.subscribe(
+    let subscription = loop?.states.subscribe(
       onNext: { states.append($0) },
       onCompleted: { completions.increment() }
     )
@@ -315,7 +315,7 @@ struct FeedbackLoopTests {
 
   // AT-31: `stop()` cancels the effects in flight; events they had emitted but that were not yet
   // reduced are dropped, and nothing is delivered after it returns.
-  @Test func stopCancelsEffectsAndDeliversNothingAfter() {
+  @Test func stopCancelsEffectsAndDeliversNothingAfter() async {
     let scheduler = TestScheduler()
     let cancelled = Counter()
     let loop = FeedbackLoop<Int, Int>(
@@ -332,14 +332,14 @@ struct FeedbackLoopTests {
     )
     let states = Recorder<Int>()
     let completions = Counter()
-    let subscription = loop.state.subscribe(
+    let subscription = loop.states.subscribe(
       onNext: { states.append($0) },
       onCompleted: { completions.increment() }
     )
-    scheduler.advance(by: .seconds(2))
-    loop.stop()
+    await scheduler.advance(by: .seconds(2))
+    await loop.shutdown()
     #expect(cancelled.value == 1)
-    scheduler.advance(by: .seconds(5))
+    await scheduler.advance(by: .seconds(5))
     #expect(states.values == [0, 1, 2])
     #expect(completions.value == 1)
     #expect(loop.currentState == 2)
@@ -357,7 +357,7 @@ struct FeedbackLoopTests {
 
   // A middleware attached with `middlewares:` sees each event with the state before and after,
   // at the loop's scheduler time, and its dispatches are queued behind the current event.
-  @Test func middlewareSeesEachEventAndResultingState() {
+  @Test func middlewareSeesEachEventAndResultingState() async {
     let scheduler = TestScheduler()
     let seen = Recorder<Seen>()
     let recording = ClosureMiddleware<Event, Int>(wantsStateBefore: true) { record in
@@ -391,12 +391,12 @@ struct FeedbackLoopTests {
         Seen(event: .decrement, before: 2, after: 1, time: .seconds(2)),
       ]
     )
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-26 with middleware: an event dropped because its effect was cancelled is never reduced,
   // so no middleware sees it, neither before nor after.
-  @Test func middlewareNeverSeesDroppedEvents() {
+  @Test func middlewareNeverSeesDroppedEvents() async {
     enum Step: Sendable, Equatable {
       case query(Int)
       case result(Int)
@@ -439,6 +439,6 @@ struct FeedbackLoopTests {
     results.onNext(2)
     #expect(processed.values == [.query(1), .query(2), .result(2)])
     #expect(intercepted.values == [.query(1), .query(2), .result(2)])
-    loop.stop()
+    await loop.shutdown()
   }
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite(.checksResources)
 struct FeedbackTests {
   // The custom form: from the whole state stream to events.
-  @Test func customFeedbackMapsStatesToEvents() {
+  @Test func customFeedbackMapsStatesToEvents() async {
     let inputs = PublishSubject<Int, Never>()
     let loop = FeedbackLoop<Int, Int>(
       initial: 0,
@@ -20,18 +20,18 @@ struct FeedbackTests {
       scheduler: ImmediateScheduler.instance
     )
     let states = Recorder<Int>()
-    let subscription = loop.state.subscribe(onNext: { states.append($0) })
+    let subscription = loop.states.subscribe(onNext: { states.append($0) })
     inputs.onNext(4)
     inputs.onNext(8)
     inputs.onNext(3)
     #expect(states.values == [0, 4, 12, 0, 3])
     subscription.dispose()
-    loop.stop()
+    await loop.shutdown()
   }
 
   // An input feedback ignores the state and ends with the loop; its source completing does not
   // stop the loop.
-  @Test func inputFeedbackForwardsUntilItsSourceCompletes() {
+  @Test func inputFeedbackForwardsUntilItsSourceCompletes() async {
     let first = PublishSubject<Int, Never>()
     let second = PublishSubject<Int, Never>()
     let loop = FeedbackLoop<Int, Int>(
@@ -45,7 +45,7 @@ struct FeedbackTests {
     second.onNext(10)
     loop.send(100)
     #expect(loop.currentState == 111)
-    loop.stop()
+    await loop.shutdown()
     second.onNext(1_000)
     #expect(loop.currentState == 111)
   }
@@ -70,7 +70,7 @@ struct FeedbackTests {
   }
 
   // A feedback pulled back onto a parent state sees the child state and sends parent events.
-  @Test func pullbackRunsAChildFeedbackOnAParentState() {
+  @Test func pullbackRunsAChildFeedbackOnAParentState() async {
     let childStates = Recorder<Int>()
     let watch = Feedback<Int, CounterEvent> { states in
       states.do(onNext: { childStates.append($0) }).ignoreElements()
@@ -96,12 +96,12 @@ struct FeedbackTests {
     loop.send(.counter(.reset))
     #expect(loop.currentState == App(counter: 3, title: "three"))
     #expect(childStates.values == [0, 1, 2, 3, 3, 0, 1, 2, 3])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // AT-26 through a pullback: a pulled-back effect's queued events are still dropped when it is
   // cancelled.
-  @Test func pullbackKeepsCancellationComplete() {
+  @Test func pullbackKeepsCancellationComplete() async {
     let results = PublishSubject<Int, Never>()
     let fired = LockedBox(false)
     // Runs while the counter is 0, incrementing it on each result.
@@ -137,6 +137,6 @@ struct FeedbackTests {
     loop.send(.counter(.reset))
     results.onNext(1)
     #expect(loop.currentState.counter == 1)
-    loop.stop()
+    await loop.shutdown()
   }
 }

@@ -43,7 +43,7 @@ struct MoviePagingTests {
 
   // Pages on near-bottom scrolls (ignored while a page loads), fails on page 2, retries it when
   // the user asks (a retry tap outside an error is ignored), and goes on paging.
-  @Test func pagesFailsAndRetries() {
+  @Test func pagesFailsAndRetries() async {
     let scheduler = TestScheduler()
     let source = Movies.PageSource(scheduler: scheduler, failing: [2: 1])
     let nearBottom = scheduler.createHotObservable([
@@ -87,12 +87,12 @@ struct MoviePagingTests {
       ]
     )
     #expect(loop.currentState.context.movies.map(\.id) == Array(1...9))
-    loop.stop()
+    await loop.shutdown()
   }
 
   // A retry that fails again returns to the error state with the same error; the retry feedback
   // (skipping repeated errors) starts afresh, so the next tap retries again.
-  @Test func aFailedRetryCanBeRetriedAgain() {
+  @Test func aFailedRetryCanBeRetriedAgain() async {
     let scheduler = TestScheduler()
     let source = Movies.PageSource(scheduler: scheduler, failing: [1: 2])
     let nearBottom = scheduler.createHotObservable([.next(.seconds(1), ())])
@@ -117,7 +117,7 @@ struct MoviePagingTests {
       ]
     )
     #expect(source.requests.values.map(\.value) == [1, 1, 1])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // Stopping the loop while a page loads cancels the request: its response never arrives.

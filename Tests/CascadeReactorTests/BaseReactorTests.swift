@@ -197,7 +197,7 @@ struct BaseReactorTests {
     reactor.send(.countUpLater)  // an `async` operation: applied later
     await reactor.finish()
     #expect(reactor.currentState.currentCount == 3)
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
   }
 
   // With `Mutation == Action`, the default `mutate` applies the action; overriding only

@@ -99,7 +99,7 @@ struct CancellationTests {
     await clock.advance(by: .seconds(1))
     await reactor.finish()  // the operation woke, sent its mutation and ended
     #expect(reactor.currentState.loaded)
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
   }
 
   // AT-24: cancel-by-id is a barrier: the operation's output, due at t=2, never arrives when
@@ -115,7 +115,7 @@ struct CancellationTests {
     await clock.run()
     // The cancelled operation has ended (its handler ran) and anything it sent was dropped.
     await reactor.finish()
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
     #expect(reactor.currentState.loaded == false)
     #expect(reactor.failures.value == 0)
     #expect(clock.pendingCount == 0)
@@ -164,7 +164,7 @@ struct CancellationTests {
     // Every search has ended (the latest woke and sent its results; the earlier were cancelled)
     // and what they sent is applied or dropped.
     await reactor.finish()
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
     #expect(reactor.currentState == SearchReactor.State(query: "abc", results: ["abc"]))
   }
 

@@ -206,7 +206,7 @@ struct MutationsTests {
     let reactor = LogReactor(clock: TestScheduler())
     reactor.send(.run)
     await reactor.finish()  // the operation ended and both its mutations are applied
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
     #expect(reactor.currentState == ["run 1", "run 2"])
   }
 }

@@ -285,6 +285,6 @@ struct ReactorConcurrencyTests {
     // the operations and streams they start to end, and for what those send to be applied.
     await reactor.finish()
     #expect(reactor.currentState == 1_000)
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
   }
 }

@@ -74,7 +74,7 @@ struct ReactorErrorTests {
       reactor.send(.failingOperation)
       // The operation has ended: its mutation is applied and its failure reported.
       await reactor.finish()
-      #expect(reactor.operationsInFlight == 0)
+      #expect(reactor.effectsInFlight == 0)
     } matching: { issue in
       issue.description.contains("mutate(failingOperation)")
         && issue.description.contains("operation boom")

@@ -78,11 +78,11 @@ struct ReactorFinishTests {
     let proceed = Signal()
     let reactor = WorkReactor(proceed: proceed)
     reactor.send(.operation)
-    #expect(reactor.operationsInFlight == 1)
+    #expect(reactor.effectsInFlight == 1)
     Task { proceed.fire() }
     await reactor.finish()
     #expect(reactor.currentState.total == 11)
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
   }
 
   // finish() waits for a stream of mutations until it completes, on whichever thread it emits.

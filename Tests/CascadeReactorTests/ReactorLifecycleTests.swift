@@ -95,7 +95,7 @@ struct ReactorLifecycleTests {
     reactor?.send(.endlessStream)
     // The operation is running inside its cancellation handler, so its cancellation is observed.
     #expect(await started.wait())
-    #expect(reactor?.operationsInFlight == 1)
+    #expect(reactor?.effectsInFlight == 2)  // the operation and the stream
     reactor = nil
     #expect(weakReactor == nil)
     #expect(await cancelled.wait { $0 == 2 })
@@ -119,7 +119,7 @@ struct ReactorLifecycleTests {
     // whose stream it would wait for).
     await reactor?.finish()
     #expect(escaped.value != nil)
-    #expect(reactor?.operationsInFlight == 0)
+    #expect(reactor?.effectsInFlight == 0)
     reactor?.send(.later)
     #expect(clock.pendingCount == 2)  // the stream's mutation and its completion, due at 5 s
     reactor = nil
@@ -165,7 +165,7 @@ struct ReactorLifecycleTests {
     reactor?.send(.forever)
     reactor?.send(.later)
     #expect(await started.wait())  // the operation runs, inside its cancellation handler
-    #expect(reactor?.operationsInFlight == 1)
+    #expect(reactor?.effectsInFlight == 2)  // the operation and the `.later` stream
     #expect(clock.pendingCount == 2)  // the `.later` stream's mutation and completion
     reactor = nil
     #expect(weakReactor == nil)

@@ -111,7 +111,7 @@ struct ReactorMiddlewareTests {
         #"addAsync("d") → append("d") → ["a", "b", "b", "c", "d"]"#,
       ]
     )
-    #expect(reactor.operationsInFlight == 0)
+    #expect(reactor.effectsInFlight == 0)
   }
 
   // An intercepting middleware blocks an action before `mutate` runs, or rewrites it; the

@@ -305,7 +305,7 @@ struct ReactorLifetimeTests {
     weak let weakReactor = reactor
     reactor?.send(.start)
     #expect(await started.wait())
-    #expect(reactor?.operationsInFlight == 1)
+    #expect(reactor?.effectsInFlight == 1)
     reactor = nil
     #expect(weakReactor == nil)
     #expect(await cancelled.wait { $0 == 1 })

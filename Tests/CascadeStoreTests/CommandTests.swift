@@ -87,7 +87,7 @@ struct CommandTests {
     // The cancelled command has ended and everything sent so far is reduced.
     await store.finish()
     #expect(store.state == [])
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
   }
 
   // AT-25 / AT-26: only the latest search's result is used, even when an earlier search had
@@ -116,7 +116,7 @@ struct CommandTests {
     try await scheduler.waitForPendingItems(1)
     await scheduler.run()
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     #expect(store.state == ["results for abc"])
     #expect(cancelled.values.sorted() == ["a", "ab"])
   }
@@ -143,7 +143,7 @@ struct CommandTests {
     // The first command has ended and what it sent is reduced: had the second still been
     // parked, that input would have run it.
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     #expect(store.parkedCommandCount == 0)
     #expect(store.state == ["first done"])
   }

@@ -185,7 +185,7 @@ struct StoreConcurrencyTests {
     #expect(finished)
     // Every command was cancelled: each ends, and finish waits for all of them.
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     #expect(store.state == 0)
     #expect(store.parkedCommandCount == 0)
   }

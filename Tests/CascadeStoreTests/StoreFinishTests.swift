@@ -46,12 +46,12 @@ struct StoreFinishTests {
     let proceed = Signal()
     let store = Self.chainedStore(proceed: proceed)
     store.send(.start)
-    #expect(store.commandsInFlight == 1)
+    #expect(store.effectsInFlight == 1)
     // Fired from another task, at a time the test does not choose: finish must wait for it.
     Task { proceed.fire() }
     await store.finish()
     #expect(store.state.steps == [.start, .first, .second])
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
   }
 
   // A store at rest returns at once, and finish() may be called again.
@@ -84,7 +84,7 @@ struct StoreFinishTests {
     }
     await store.shutdown()
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     #expect(store.isShutDown)
   }
 
@@ -102,7 +102,7 @@ struct StoreFinishTests {
     store.cancel(id: "work")
     await store.finish()
     #expect(store.state == 0)
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
   }
 
   // MainStore forwards finish() to its store.

@@ -35,7 +35,7 @@ struct StoreLifecycleTests {
     let probe = store!
     // Both commands are running when the store goes away, not merely registered.
     #expect(await started.wait(forAtLeast: 2))
-    #expect(probe.commandsInFlight == 2)
+    #expect(probe.effectsInFlight == 2)
     _ = consume probe
     store = nil
     #expect(weakStore == nil)
@@ -72,7 +72,7 @@ struct StoreLifecycleTests {
     }
     let probe = store!
     #expect(await sleeping.wait())
-    #expect(probe.commandsInFlight == 1 && probe.state == 1)
+    #expect(probe.effectsInFlight == 1 && probe.state == 1)
     _ = consume probe
     store = nil
     #expect(weakStore == nil)
@@ -117,7 +117,7 @@ struct StoreLifecycleTests {
     }
     // The command has ended (its failure reported) and its input is reduced.
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     store.send("after")
     #expect(store.state == ["before failure", "after"])
     #expect(diagnostics.values == ["Command Failing failed: Boom()"])
@@ -144,7 +144,7 @@ struct StoreLifecycleTests {
     store.cancel(id: 1)
     // The cancelled command has ended, and its error handler's input was dropped with it.
     await store.finish()
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
     #expect(store.state == [])
     #expect(diagnostics.values == [])
   }
@@ -194,11 +194,11 @@ struct StoreLifecycleTests {
       store.send("too late")
     }
     #expect(await started.wait())
-    #expect(store.commandsInFlight == 1)
+    #expect(store.effectsInFlight == 1)
     await store.shutdown()
     #expect(cancelled.value == 1)
     #expect(store.state == [])
-    #expect(store.commandsInFlight == 0)
+    #expect(store.effectsInFlight == 0)
   }
 
   // The states stream completes when the store shuts down.

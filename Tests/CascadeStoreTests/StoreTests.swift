@@ -24,7 +24,7 @@ struct StoreTests {
   @Test func reducerStyleProcessesActionsSynchronously() {
     let store = Self.counter()
     store.send(.increment)
-    store.dispatch(.add(10))
+    store.send(.add(10))
     #expect(store.state == 11)
   }
 

@@ -47,7 +47,7 @@ struct FeedbackTestingTests {
     }
   }
 
-  @Test func assertsTheStatesOfEventsSentAtTheirTimes() {
+  @Test func assertsTheStatesOfEventsSentAtTheirTimes() async {
     let scheduler = TestScheduler()
     let loop = Self.counter(on: scheduler)
     scheduler.assertStates(
@@ -56,10 +56,10 @@ struct FeedbackTestingTests {
       equal: [0, 1, 2]
     )
     #expect(scheduler.now == SchedulerInstant(offset: .seconds(2)))
-    loop.stop()
+    await loop.shutdown()
   }
 
-  @Test func aMismatchIsReportedWithADiff() {
+  @Test func aMismatchIsReportedWithADiff() async {
     let scheduler = TestScheduler()
     let loop = Self.counter(on: scheduler)
     withKnownIssue {
@@ -77,7 +77,7 @@ struct FeedbackTestingTests {
         && text.contains("(Expected: -, Actual: +)")
     }
     #expect(loop.currentState == 2)
-    loop.stop()
+    await loop.shutdown()
   }
 
   @Test func recordsStatesWithTheirTimesAndStopsOnCompletion() {
@@ -100,7 +100,7 @@ struct FeedbackTestingTests {
     ])
   }
 
-  @Test func runsUntilTheGivenTimeAndDropsLaterEvents() {
+  @Test func runsUntilTheGivenTimeAndDropsLaterEvents() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop(
       initial: Search(),
@@ -129,19 +129,19 @@ struct FeedbackTestingTests {
       of: loop,
       equal: [Search(query: "ab"), Search(query: "ab", results: ["ab"])]
     )
-    loop.stop()
+    await loop.shutdown()
   }
 
-  @Test func eventsInThePastAreSentAtOnce() {
+  @Test func eventsInThePastAreSentAtOnce() async {
     let scheduler = TestScheduler()
-    scheduler.advance(by: .seconds(5))
+    await scheduler.advance(by: .seconds(5))
     let loop = Self.counter(on: scheduler)
     let states = scheduler.recordStates(of: loop, events: [.next(.seconds(1), .decrement)])
     states.assertEvents([.next(.seconds(5), 0), .next(.seconds(5), -1)])
-    loop.stop()
+    await loop.shutdown()
   }
 
-  @Test func worksWithALoopDeliveringSynchronously() {
+  @Test func worksWithALoopDeliveringSynchronously() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Int, Event>(
       initial: 0,
@@ -154,7 +154,7 @@ struct FeedbackTestingTests {
       events: [.next(.seconds(1), .increment), .next(.seconds(3), .decrement)]
     )
     states.assertEvents([.next(.zero, 0), .next(.seconds(1), 1), .next(.seconds(3), 0)])
-    loop.stop()
+    await loop.shutdown()
   }
 
   // The example of the CascadeTesting.docc landing page.

@@ -176,7 +176,7 @@ struct TestStoreTests {
     }
     await store.finish()
     #expect(ended.values == ["held"])
-    #expect(store.store.commandsInFlight == 0)
+    #expect(store.store.effectsInFlight == 0)
   }
 
   @Test func cancelledCommandsDoNotCountAsRunning() async throws {

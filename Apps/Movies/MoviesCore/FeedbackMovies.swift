@@ -54,14 +54,10 @@ public final class FeedbackMovies: AppService {
   public var currentState: MoviesState { loop.currentState }
 
   /// The loop's states.
-  public var states: Observable<MoviesState, Never> { loop.state }
+  public var states: Observable<MoviesState, Never> { loop.states }
 
   /// Sends the intent to the loop as an event.
   public func send(_ intent: MoviesIntent) {
     loop.send(.intent(intent))
-  }
-
-  deinit {
-    loop.stop()
   }
 }

@@ -20,11 +20,7 @@ public final class FeedbackGame: AppService {
       feedbacks: [Self.applyChanges, Self.files(file)],
       scheduler: ImmediateScheduler()
     )
-    states = loop.state.map(\.game).distinctUntilChanged().asObservable()
-  }
-
-  deinit {
-    loop.stop()
+    states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }
 
   /// ``Architecture/feedback``.

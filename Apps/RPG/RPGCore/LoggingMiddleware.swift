@@ -1,4 +1,3 @@
-public import CascadeMiddleware
 public import CascadeStore
 
 /// The seed's middleware: it announces every level-up.

@@ -26,8 +26,6 @@ public final class FeedbackTodo: AppService {
     )
   }
 
-  deinit { loop.stop() }
-
   /// ``Architecture/feedback``.
   public var architecture: Architecture { .feedback }
 
@@ -35,7 +33,7 @@ public final class FeedbackTodo: AppService {
   public var currentState: TodoState { loop.currentState }
 
   /// The current state, then every change.
-  public var states: Observable<TodoState, Never> { loop.state }
+  public var states: Observable<TodoState, Never> { loop.states }
 
   /// Sends an intent as an event of the loop.
   public func send(_ intent: TodoIntent) {

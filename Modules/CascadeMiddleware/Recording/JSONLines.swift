@@ -1,4 +1,3 @@
-public import CascadeStore
 import CascadeStreams
 import Foundation
 

@@ -1,5 +1,3 @@
-public import CascadeStore
-
 /// Steps through a sequence of inputs state by state, forward, back or to any step: time travel
 /// through a recording, from code.
 ///

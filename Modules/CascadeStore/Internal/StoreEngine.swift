@@ -768,7 +768,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   var parkedCount: Int { storage.withLock { $0.parked.count } }
-  var inFlightCount: Int { storage.withLock { $0.tasks.count } }
+  var inFlightCount: Int { storage.withLock { $0.tasks.count + $0.otherWork } }
 
   // MARK: - Lifecycle
 

@@ -140,7 +140,7 @@ final class LedgerApp: Sendable {
       object = loop
       sendInput = { loop.send($0) }
       readState = { loop.currentState }
-      subscribeStates = { handler in loop.state.subscribe(onNext: handler) }
+      subscribeStates = { handler in loop.states.subscribe(onNext: handler) }
       startChainEffect = {}  // started by a feedback for each chain step
       startWorkOf = { kind in loop.send(.startWork(kind)) }
     }

@@ -4,7 +4,7 @@ import CascadeStreams
 /// W1's Feedback column: the counter as a feedback loop with no feedback, driven from outside.
 ///
 /// N events are sent with `loop.send(.increment)` from one thread; the loop reduces them in place
-/// (`reduceInPlace`, W1's reducer) and delivers every state to one subscriber of `loop.state`,
+/// (`reduceInPlace`, W1's reducer) and delivers every state to one subscriber of `loop.states`,
 /// on `ImmediateScheduler.instance` (on the sending thread, like the Store column's
 /// `.synchronous` delivery).
 extension W1 {
@@ -24,14 +24,14 @@ extension W1 {
       feedbacks: [],
       scheduler: ImmediateScheduler.instance
     )
-    let subscription = loop.state.subscribe(
+    let subscription = loop.states.subscribe(
       onNext: opaque { @Sendable (state: State) in tally.record(state.count) }
     )
     dispatch(n: n, to: loop)
     let count = loop.currentState.count
     try check(count == n, "final count \(count), expected \(n)")
     subscription.dispose()
-    loop.stop()
+    // Released here, the loop ends.
     return tally.checksum
   }
 

@@ -6,7 +6,7 @@ import CascadeStreams
 /// A `.start` event counts a request in the state; a whole-stream feedback watches the request
 /// count and starts one effect per new request (`flatMap` into `Observable.run`, a task), which
 /// sends `.done` back; the round trip ends when `.done` is reduced. One subscriber of
-/// `loop.state` (on `ImmediateScheduler.instance`) reports the done count to the driver's
+/// `loop.states` (on `ImmediateScheduler.instance`) reports the done count to the driver's
 /// ``Waiter``, as in the other columns. (The keyed-requests form would diff the whole pending
 /// set on every state, which a burst of N makes quadratic.)
 extension W4 {
@@ -72,7 +72,7 @@ extension W4 {
     let tally = Tally()
     let waiter = Waiter()
     let loop = makeLoop()
-    let subscription = loop.state
+    let subscription = loop.states
       .map(opaque { @Sendable (state: LoopState) in state.done })
       .distinctUntilChanged()
       .subscribe(
@@ -94,7 +94,7 @@ extension W4 {
     let done = loop.currentState.done
     try check(done == n, "\(done) results reduced, expected \(n)")
     subscription.dispose()
-    loop.stop()
+    await loop.shutdown()
     return tally.checksum
   }
 }

@@ -101,11 +101,11 @@ extension W4 {
   ) async throws -> Checksum {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: .seconds(10))
-    while reactor.operationsInFlight > 0 && clock.now < deadline { await Task.yield() }
+    while reactor.effectsInFlight > 0 && clock.now < deadline { await Task.yield() }
     await reactor.settle()
     let done = reactor.currentState.done
     try check(done == n, "\(done) results reduced, expected \(n)")
-    let inFlight = reactor.operationsInFlight
+    let inFlight = reactor.effectsInFlight
     try check(inFlight == 0, "\(inFlight) operations still in flight")
     subscription.dispose()
     return tally.checksum

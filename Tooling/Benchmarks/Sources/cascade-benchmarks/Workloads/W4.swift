@@ -161,7 +161,7 @@ enum W4 {
   {
     await store.shutdown(cancellingCommands: false)
     try check(store.state.done == n, "\(store.state.done) results reduced, expected \(n)")
-    try check(store.commandsInFlight == 0, "\(store.commandsInFlight) commands still in flight")
+    try check(store.effectsInFlight == 0, "\(store.effectsInFlight) commands still in flight")
     return tally.checksum
   }
 }

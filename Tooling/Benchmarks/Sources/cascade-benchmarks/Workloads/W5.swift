@@ -54,7 +54,7 @@ enum W5 {
     )
     let count = loop.currentState
     try check(count == n, "final count \(count), expected \(n)")
-    loop.stop()
+    // Released here, the loop ends.
     let tally = Tally()
     tally.record(count)
     return tally.checksum
