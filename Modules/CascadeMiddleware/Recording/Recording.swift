@@ -1,4 +1,3 @@
-public import CascadeStore
 public import CascadeStreams
 public import Foundation
 
