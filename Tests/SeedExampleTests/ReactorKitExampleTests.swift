@@ -1,0 +1,258 @@
+import CascadeReactor
+import CascadeStreams
+import CascadeTestSupport
+import CascadeTesting
+import Testing
+
+// The ReactorKit seed's examples (seeds/004), ported with import and stream-type changes only,
+// where that compiles.
+
+// MARK: - Example 1: Creating a Reactor
+
+// Port changes beyond imports and stream types (Example 1):
+// 1. `class` → `final class`: `Reactor` refines `Sendable`, and a non-final class cannot be
+//    `Sendable` ("non-final class 'CounterReactor' cannot conform to the 'Sendable' protocol").
+// 2. An extra stored property `let runtime = ReactorRuntime<Action, Mutation, State>()`
+//    (ReactorKit keeps this in associated objects, which Linux does not have).
+// 3. `mutate(action:)` returns `Mutations<Mutation>`, not `Observable<Mutation, Never>`: the
+//    protocol requirement is `Mutations`; `.just(…)` exists on both, so the body is unchanged.
+private final class CounterReactor: Reactor {
+  enum Action {
+    case increment
+    case decrement
+  }
+
+  enum Mutation {
+    case incrementCount
+    case decrementCount
+  }
+
+  struct State {
+    var count: Int = 0
+  }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    switch action {
+    case .increment:
+      return .just(.incrementCount)
+    case .decrement:
+      return .just(.decrementCount)
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var newState = state
+    switch mutation {
+    case .incrementCount:
+      newState.count += 1
+    case .decrementCount:
+      newState.count -= 1
+    }
+    return newState
+  }
+}
+
+// MARK: - Example 2: Binding a Reactor to a View
+
+/// UIKit's button taps and label, headless.
+@MainActor
+private final class Button {
+  let tap = PublishSubject<Void, Never>()
+}
+
+@MainActor
+private final class Label {
+  var text: String?
+}
+
+// Port changes beyond imports and stream types (Example 2):
+// 1. UIKit is gone: `UIViewController`, `@IBOutlet weak var …: UILabel!` and `rx.tap` are
+//    replaced by the headless
+//    `Button`/`Label` above (`incrementButton.rx.tap` → `incrementButton.tap`).
+// 2. `@MainActor` on the class and `final`, as Cascade's `View` is a main-actor protocol.
+// 3. An extra stored property `let reactorBinding = ReactorBinding<CounterReactor>()` (ReactorKit
+//    keeps the reactor in associated objects).
+// 4. `.bind(to: countLabel.rx.text)` → `.subscribe(onNext:)` with `MainActor.assumeIsolated`: there
+//    is no RxCocoa binder, and the state closure is `@Sendable` (the label is main-actor state).
+//    `.map { $0.count }` also needs `String` conversion, which RxCocoa's `text` binder did not.
+@MainActor
+private final class CounterViewController: View {
+  typealias Reactor = CounterReactor
+  let reactorBinding = ReactorBinding<CounterReactor>()
+
+  var countLabel = Label()
+  var incrementButton = Button()
+  var decrementButton = Button()
+
+  var disposeBag = DisposeBag()
+
+  func viewDidLoad() {
+    self.reactor = CounterReactor()
+  }
+
+  func bind(reactor: CounterReactor) {
+    // Action
+    incrementButton.tap
+      .map { Reactor.Action.increment }
+      .bind(to: reactor.action)
+      .disposed(by: disposeBag)
+
+    decrementButton.tap
+      .map { Reactor.Action.decrement }
+      .bind(to: reactor.action)
+      .disposed(by: disposeBag)
+
+    // State
+    reactor.state
+      .map { $0.count }
+      .subscribe(onNext: { [countLabel] count in
+        MainActor.assumeIsolated { countLabel.text = String(count) }
+      })
+      .disposed(by: disposeBag)
+  }
+}
+
+// MARK: - The README's ProfileViewReactor
+
+/// The README's `UserAPI`, faked on a test scheduler: answers after 1 virtual second.
+private enum UserAPI {
+  nonisolated(unsafe) static var scheduler = TestScheduler()
+  nonisolated(unsafe) static var following: Set<Int> = []
+
+  static func isFollowing(_ userID: Int) -> Observable<Bool, Never> {
+    Observable.just(following.contains(userID)).delay(.seconds(1), scheduler: scheduler)
+  }
+
+  static func follow() -> Observable<Void, Never> {
+    Observable.just(()).delay(.seconds(1), scheduler: scheduler)
+  }
+}
+
+// Port changes beyond imports and stream types (the README's ProfileViewReactor):
+// 1. `final class` and `let runtime = …`, as for Example 1.
+// 2. `mutate(action:)` returns `Mutations<Mutation>`, and each returned stream is wrapped in
+//    `.stream(…)`: an `Observable` is not a `Mutations`. (Returning `Observable<Mutation, Never>`
+//    would also need `.asObservable()`: `map` returns `Streams.Map<…>`, not an `Observable`.)
+// 3. `case let .follow(userID):` → `case .follow:`: the seed never uses `userID`, which is a
+//    warning (the package builds with zero warnings).
+// 4. `action.debug("action")` → `action.do(onNext:)` recording into `debugLog`, then
+//    `.asObservable()`: CascadeStreams has no `debug` operator, and `do` returns `Streams.Do<…>`.
+private final class ProfileViewReactor: Reactor {
+  // represent user actions
+  enum Action {
+    case refreshFollowingStatus(Int)
+    case follow(Int)
+  }
+
+  // represent state changes
+  enum Mutation {
+    case setFollowing(Bool)
+  }
+
+  // represents the current view state
+  struct State {
+    var isFollowing: Bool = false
+  }
+
+  let initialState: State = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+  let debugLog = Recorder<String>()
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    switch action {
+    case .refreshFollowingStatus(let userID):  // receive an action
+      return .stream(
+        UserAPI.isFollowing(userID)  // create an API stream
+          .map { (isFollowing: Bool) -> Mutation in
+            Mutation.setFollowing(isFollowing)  // convert to Mutation stream
+          }
+      )
+
+    case .follow:
+      return .stream(
+        UserAPI.follow()
+          .map { _ -> Mutation in
+            Mutation.setFollowing(true)
+          }
+      )
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state  // create a copy of the old state
+    switch mutation {
+    case .setFollowing(let isFollowing):
+      state.isFollowing = isFollowing  // manipulate the state, creating a new state
+      return state  // return the new state
+    }
+  }
+
+  func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
+    action.do(onNext: { [debugLog] in debugLog.append("action -> \($0)") })
+      .asObservable()  // Use RxSwift's debug() operator
+  }
+}
+
+// MARK: - Tests
+
+@Suite(.serialized, .checksResources)
+struct ReactorKitExampleTests {
+  @Test func example1CounterReactor() {
+    let reactor = CounterReactor()
+    reactor.action.onNext(.increment)
+    reactor.action.onNext(.increment)
+    reactor.action.onNext(.decrement)
+    #expect(reactor.currentState.count == 1)
+  }
+
+  @Test @MainActor func example2CounterViewController() {
+    let view = CounterViewController()
+    view.viewDidLoad()
+    #expect(view.countLabel.text == "0")
+
+    view.incrementButton.tap.onNext(())
+    view.incrementButton.tap.onNext(())
+    #expect(view.countLabel.text == "2")
+    view.decrementButton.tap.onNext(())
+    #expect(view.countLabel.text == "1")
+    #expect(view.reactor?.currentState.count == 1)
+    view.reactor = nil
+  }
+
+  @Test func profileViewReactorRefreshesAndFollows() {
+    let scheduler = TestScheduler()
+    UserAPI.scheduler = scheduler
+    UserAPI.following = [7]
+
+    let reactor = ProfileViewReactor()
+    reactor.action.onNext(.refreshFollowingStatus(7))
+    #expect(reactor.currentState.isFollowing == false)  // the API has not answered yet
+    scheduler.advance(by: .seconds(1))
+    #expect(reactor.currentState.isFollowing == true)
+
+    reactor.action.onNext(.refreshFollowingStatus(8))
+    scheduler.advance(by: .seconds(1))
+    #expect(reactor.currentState.isFollowing == false)
+
+    reactor.action.onNext(.follow(8))
+    scheduler.advance(by: .seconds(1))
+    #expect(reactor.currentState.isFollowing == true)
+
+    // transform(action:) saw every action, in order.
+    #expect(reactor.debugLog.values.count == 3)
+    #expect(reactor.debugLog.values.last == "action -> follow(8)")
+  }
+
+  /// The README's "Reactor testing" with a stub: `reactor.isStubEnabled = true` records actions.
+  @Test @MainActor func profileViewReactorStubbed() {
+    let reactor = ProfileViewReactor()
+    reactor.isStubEnabled = true
+    reactor.action.onNext(.follow(1))
+    #expect(reactor.stub.actions.count == 1)
+    reactor.stub.state.value = ProfileViewReactor.State(isFollowing: true)
+    #expect(reactor.currentState.isFollowing)
+  }
+}
