@@ -196,6 +196,134 @@ private final class ProfileViewReactor: Reactor {
   }
 }
 
+// MARK: - Global States
+
+private struct User: Equatable {
+  var name: String
+}
+
+// Port changes beyond imports and stream types (Global States): the seed shows only
+// `currentUser` and `transform(mutation:)`; the reactor around them is written here. In
+// `transform(mutation:)`, `currentUser.map(Mutation.setUser)` needs `.asObservable()` to be an
+// argument of `Observable.merge(_:…)`, which takes `Observable`s (`map` returns `Streams.Map<…>`).
+// `var currentUser: BehaviorSubject<User>` (no initial value in the seed) → a `let` with one.
+private final class SessionReactor: Reactor {
+  enum Action { case noop }
+  enum Mutation { case setUser(User?) }
+  struct State { var user: User? }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+
+  let currentUser: BehaviorSubject<User, Never>  // global state
+
+  init(currentUser: BehaviorSubject<User, Never>) {
+    self.currentUser = currentUser
+  }
+
+  func mutate(action: Action) -> Mutations<Mutation> { .none }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setUser(let user): state.user = user
+    }
+    return state
+  }
+
+  func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
+    Observable.merge(mutation, currentUser.map(Mutation.setUser).asObservable())
+  }
+}
+
+// MARK: - Testing: a state changed more than once for a single action
+
+// The seed's `MyReactor` for `testIsLoading` is not shown; this one is written for the test
+// (named `LoadingReactor`: the seed uses `MyReactor` for three different reactors).
+private final class LoadingReactor: Reactor {
+  enum Action { case refresh }
+  enum Mutation { case setLoading(Bool) }
+  struct State { var isLoading = false }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+  let testScheduler: TestScheduler
+  // States are delivered on virtual time too, so the test owns every thread hop.
+  var scheduler: any Scheduler { testScheduler }
+
+  init(scheduler: TestScheduler) {
+    testScheduler = scheduler
+  }
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    Mutations(
+      sync: .setLoading(true),
+      async: Observable.just(Mutation.setLoading(false)).delay(
+        .seconds(50),
+        scheduler: testScheduler
+      )
+    )
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    }
+    return state
+  }
+}
+
+// MARK: - Pulse
+
+// Port changes beyond imports and stream types (Pulse):
+// 1. `final` and `let runtime = …`; the seed's `Action`, `Mutation` and `initialState` are not shown
+//    and are written here (`PulseReactor`: the seed calls it `MyReactor`, like two others).
+// 2. `mutate` returns `Mutations<Mutation>`: `Observable.just(Mutation.setAlertMessage(message))` →
+//    `Mutations.just(Mutation.setAlertMessage(message))`.
+// 3. The view's `[weak self] … self?.showAlert(message)` records into `alerts`.
+private final class PulseReactor: Reactor {
+  enum Action {
+    case alert(String)
+    case doSomeAction
+  }
+
+  enum Mutation {
+    case setAlertMessage(String?)
+    case other
+  }
+
+  struct State {
+    @Pulse var alertMessage: String?
+    var other = 0
+  }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    switch action {
+    case .alert(let message):
+      return Mutations.just(Mutation.setAlertMessage(message))
+    case .doSomeAction:
+      return .just(.other)
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var newState = state
+
+    switch mutation {
+    case .setAlertMessage(let alertMessage):
+      newState.alertMessage = alertMessage
+    case .other:
+      newState.other += 1
+    }
+
+    return newState
+  }
+}
+
 // MARK: - Tests
 
 @Suite(.serialized, .checksResources)
@@ -254,5 +382,75 @@ struct ReactorKitExampleTests {
     #expect(reactor.stub.actions.count == 1)
     reactor.stub.state.value = ProfileViewReactor.State(isFollowing: true)
     #expect(reactor.currentState.isFollowing)
+  }
+
+  @Test func globalStates() {
+    let currentUser = BehaviorSubject<User, Never>(User(name: "Ada"))
+    let reactor = SessionReactor(currentUser: currentUser)
+    #expect(reactor.currentState.user == User(name: "Ada"))
+    currentUser.onNext(User(name: "Grace"))
+    #expect(reactor.currentState.user == User(name: "Grace"))
+  }
+
+  /// The README's `testIsLoading`, on Cascade's `TestScheduler` (times are `Duration`s).
+  ///
+  /// Port changes beyond imports and stream types: `TestScheduler(initialClock: 0)` →
+  /// `TestScheduler()`; virtual times `100`, `0`, `1000` → `.seconds(…)`/`.zero`; `XCTAssertEqual`
+  /// → `#expect`; the reactor takes the scheduler (its `mutate` is ours). And the hot stream is
+  /// kept in `refreshes` until the end: Cascade's `HotObservable` schedules its events with
+  /// `[weak self]`, so the seed's chained `scheduler.createHotObservable([…]).subscribe(…)`, which
+  /// keeps no reference, plays nothing (RxTest's scheduler keeps it alive); the test then sees
+  /// only the initial state. Once it is a separate `let`, `.refresh` is spelled
+  /// `LoadingReactor.Action.refresh`: the element type is no longer inferred from `subscribe`.
+  @Test @MainActor func testIsLoading() {
+    // given
+    let scheduler = TestScheduler()
+    let reactor = LoadingReactor(scheduler: scheduler)
+    let disposeBag = DisposeBag()
+
+    // when
+    let refreshes = scheduler.createHotObservable([
+      .next(.seconds(100), LoadingReactor.Action.refresh)  // send .refresh at 100 scheduler time
+    ])
+    refreshes
+      .subscribe(reactor.action)
+      .disposed(by: disposeBag)
+
+    // then
+    let response = scheduler.start(created: .zero, subscribed: .zero, disposed: .seconds(1000)) {
+      reactor.state.map(\.isLoading)
+    }
+    #expect(
+      response.events.map(\.value.element) == [
+        false,  // initial state
+        true,  // just after .refresh
+        false,  // after refreshing
+      ]
+    )
+    withExtendedLifetime(refreshes) {}
+  }
+
+  @Test @MainActor func pulse() {
+    let reactor = PulseReactor()
+    let alerts = Recorder<String>()
+    let disposeBag = DisposeBag()
+
+    // View
+    reactor.pulse(\.$alertMessage)
+      .compactMap { $0 }  // filter nil
+      .subscribe(onNext: { (message: String) in
+        alerts.append(message)
+      })
+      .disposed(by: disposeBag)
+
+    // Cases
+    reactor.action.onNext(.alert("Hello"))  // showAlert() is called with `Hello`
+    reactor.action.onNext(.alert("Hello"))  // showAlert() is called with `Hello`
+    reactor.action.onNext(.doSomeAction)  // showAlert() is not called
+    reactor.action.onNext(.alert("Hello"))  // showAlert() is called with `Hello`
+    reactor.action.onNext(.alert("tokijh"))  // showAlert() is called with `tokijh`
+    reactor.action.onNext(.doSomeAction)  // showAlert() is not called
+
+    #expect(alerts.values == ["Hello", "Hello", "Hello", "tokijh"])
   }
 }
