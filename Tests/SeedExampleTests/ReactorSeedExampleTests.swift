@@ -15,8 +15,6 @@ import Testing
 // 3. `Update<T>` → `Update<T: Sendable>`: `Event` is `Sendable`, so its stored `T` must be.
 // 4. The seed's second `LevelUp` (with `playerID`) is renamed `LevelUpPlayer`: two types of one
 //    name cannot share a file. `Monsters` is not in the seed and is written here.
-//    (`struct Update<T>: Event` would also clash with nothing: the stream event enum was renamed
-//    `StreamEvent` for that reason.)
 // 5. `LoggingMiddleware` cannot take `state: State` (the seed's existential state): a middleware's
 //    `State` is an associated type that must equal the core's root state, so `state: any State`
 //    gives "cannot convert value of type 'LoggingMiddleware' to expected element type 'any
