@@ -236,41 +236,134 @@ private final class SessionReactor: Reactor {
   }
 }
 
-// MARK: - Testing: a state changed more than once for a single action
+// MARK: - Testing
 
-// The seed's `MyReactor` for `testIsLoading` is not shown; this one is written for the test
-// (named `LoadingReactor`: the seed uses `MyReactor` for three different reactors).
-private final class LoadingReactor: Reactor {
-  enum Action { case refresh }
-  enum Mutation { case setLoading(Bool) }
-  struct State { var isLoading = false }
+// The seed's `MyReactor` (used by `testAction_refresh`, `testState_isLoading`, `testIsBookmarked`
+// and `testIsLoading`) is not shown; this one is written for those tests. It takes the test
+// scheduler, on which its refresh takes 50 virtual seconds and its states are delivered.
+private final class MyReactor: Reactor {
+  enum Action {
+    case refresh
+    case toggleBookmarked
+  }
+
+  enum Mutation {
+    case setLoading(Bool)
+    case toggleBookmarked
+  }
+
+  struct State {
+    var isLoading = false
+    var isBookmarked = false
+  }
 
   let initialState = State()
   let runtime = ReactorRuntime<Action, Mutation, State>()
   let testScheduler: TestScheduler
-  // States are delivered on virtual time too, so the test owns every thread hop.
   var scheduler: any Scheduler { testScheduler }
 
-  init(scheduler: TestScheduler) {
+  init(scheduler: TestScheduler = TestScheduler()) {
     testScheduler = scheduler
   }
 
   func mutate(action: Action) -> Mutations<Mutation> {
-    Mutations(
-      sync: .setLoading(true),
-      async: Observable.just(Mutation.setLoading(false)).delay(
-        .seconds(50),
-        scheduler: testScheduler
+    switch action {
+    case .refresh:
+      Mutations(
+        sync: .setLoading(true),
+        async: Observable.just(Mutation.setLoading(false)).delay(
+          .seconds(50),
+          scheduler: testScheduler
+        )
       )
-    )
+    case .toggleBookmarked:
+      .just(.toggleBookmarked)
+    }
   }
 
   func reduce(state: State, mutation: Mutation) -> State {
     var state = state
     switch mutation {
     case .setLoading(let isLoading): state.isLoading = isLoading
+    case .toggleBookmarked: state.isBookmarked.toggle()
     }
     return state
+  }
+}
+
+/// UIKit's refresh control and activity indicator, headless.
+@MainActor
+private final class RefreshControl {
+  enum Event { case valueChanged }
+  let events = PublishSubject<Void, Never>()
+  func sendActions(for event: Event) { events.onNext(()) }
+}
+
+@MainActor
+private final class ActivityIndicator {
+  var isAnimating = false
+}
+
+/// The view of the seed's view tests (not shown in the seed), as a Cascade `View`.
+@MainActor
+private final class MyView: View {
+  let reactorBinding = ReactorBinding<MyReactor>()
+  var disposeBag = DisposeBag()
+  let refreshControl = RefreshControl()
+  let activityIndicator = ActivityIndicator()
+
+  func bind(reactor: MyReactor) {
+    refreshControl.events.map { MyReactor.Action.refresh }
+      .bind(to: reactor.action)
+      .disposed(by: disposeBag)
+    reactor.state.map(\.isLoading)
+      .subscribe(onNext: { [activityIndicator] isLoading in
+        MainActor.assumeIsolated { activityIndicator.isAnimating = isLoading }
+      })
+      .disposed(by: disposeBag)
+  }
+}
+
+// MARK: - The README's View
+
+// Port changes beyond imports and stream types (ProfileViewController):
+// 1. UIKit is gone: `UIViewController`, `refreshButton.rx.tap`, `followButton.rx.isSelected`
+//    → headless `Button`s; `.bind(to: followButton.rx.isSelected)` → `.subscribe(onNext:)` with
+//    `MainActor.assumeIsolated`; `@MainActor`, `final` and `let reactorBinding = …` as in
+//    Example 2.
+// 2. `Reactor.Action.refresh` needs `typealias Reactor = ProfileViewReactor`: Cascade's `View`
+//    names its associated type `ViewReactor`, so a bare `Reactor` is the `Reactor` protocol
+//    ("cannot access associated type 'Action' from 'Reactor'"). And the seed's
+//    `ProfileViewReactor` has no `.refresh` (it has `.refreshFollowingStatus(Int)`); the closest
+//    is `.refreshFollowingStatus(userID)`. The seed's `UserViewReactor()` is its
+//    `ProfileViewReactor()`.
+@MainActor
+private final class FollowButton {
+  var isSelected = false
+}
+
+@MainActor
+private final class ProfileViewController: View {
+  typealias Reactor = ProfileViewReactor
+  let reactorBinding = ReactorBinding<ProfileViewReactor>()
+  var disposeBag = DisposeBag()
+
+  let userID = 7
+  let refreshButton = Button()
+  let followButton = FollowButton()
+
+  func bind(reactor: ProfileViewReactor) {
+    // action (View -> Reactor)
+    refreshButton.tap.map { [userID] in Reactor.Action.refreshFollowingStatus(userID) }
+      .bind(to: reactor.action)
+      .disposed(by: self.disposeBag)
+
+    // state (Reactor -> View)
+    reactor.state.map { $0.isFollowing }
+      .subscribe(onNext: { [followButton] isFollowing in
+        MainActor.assumeIsolated { followButton.isSelected = isFollowing }
+      })
+      .disposed(by: self.disposeBag)
   }
 }
 
@@ -401,16 +494,16 @@ struct ReactorKitExampleTests {
   /// `[weak self]`, so the seed's chained `scheduler.createHotObservable([…]).subscribe(…)`, which
   /// keeps no reference, plays nothing (RxTest's scheduler keeps it alive); the test then sees
   /// only the initial state. Once it is a separate `let`, `.refresh` is spelled
-  /// `LoadingReactor.Action.refresh`: the element type is no longer inferred from `subscribe`.
+  /// `MyReactor.Action.refresh`: the element type is no longer inferred from `subscribe`.
   @Test @MainActor func testIsLoading() {
     // given
     let scheduler = TestScheduler()
-    let reactor = LoadingReactor(scheduler: scheduler)
+    let reactor = MyReactor(scheduler: scheduler)
     let disposeBag = DisposeBag()
 
     // when
     let refreshes = scheduler.createHotObservable([
-      .next(.seconds(100), LoadingReactor.Action.refresh)  // send .refresh at 100 scheduler time
+      .next(.seconds(100), MyReactor.Action.refresh)  // send .refresh at 100 scheduler time
     ])
     refreshes
       .subscribe(reactor.action)
@@ -452,5 +545,74 @@ struct ReactorKitExampleTests {
     reactor.action.onNext(.doSomeAction)  // showAlert() is not called
 
     #expect(alerts.values == ["Hello", "Hello", "Hello", "tokijh"])
+  }
+
+  @Test @MainActor func theReadmeViewBindsItsReactor() {
+    let scheduler = TestScheduler()
+    UserAPI.scheduler = scheduler
+    UserAPI.following = [7]
+    let profileViewController = ProfileViewController()
+
+    profileViewController.reactor = ProfileViewReactor()  // inject reactor
+    #expect(profileViewController.followButton.isSelected == false)
+    profileViewController.refreshButton.tap.onNext(())
+    scheduler.advance(by: .seconds(1))
+    #expect(profileViewController.followButton.isSelected == true)
+    profileViewController.reactor = nil
+  }
+
+  @Test @MainActor func testAction_refresh() {
+    // 1. prepare a stub reactor
+    let reactor = MyReactor()
+    reactor.isStubEnabled = true
+
+    // 2. prepare a view with a stub reactor
+    let view = MyView()
+    view.reactor = reactor
+
+    // 3. send an user interaction programmatically
+    view.refreshControl.sendActions(for: .valueChanged)
+
+    // 4. assert actions
+    #expect(reactor.stub.actions.last == .refresh)
+    view.reactor = nil
+  }
+
+  @Test @MainActor func testState_isLoading() {
+    // 1. prepare a stub reactor
+    let reactor = MyReactor()
+    reactor.isStubEnabled = true
+
+    // 2. prepare a view with a stub reactor
+    let view = MyView()
+    view.reactor = reactor
+
+    // 3. set a stub state
+    reactor.stub.state.value = MyReactor.State(isLoading: true)
+
+    // 4. assert view properties
+    #expect(view.activityIndicator.isAnimating == true)
+    view.reactor = nil
+  }
+
+  @Test func testIsBookmarked() {
+    let reactor = MyReactor()
+    reactor.action.onNext(.toggleBookmarked)
+    #expect(reactor.currentState.isBookmarked == true)
+    reactor.action.onNext(.toggleBookmarked)
+    #expect(reactor.currentState.isBookmarked == false)
+  }
+
+  /// The RxSwift comparison snippet, as written (`Observable.from` infers `Never`); `print`
+  /// records.
+  @Test func theRxSwiftComparisonChain() {
+    let printed = Recorder<Int>()
+    let disposeBag = DisposeBag()
+    Observable.from([1, 2, 3, 4, 5])
+      .filter { $0 % 2 == 0 }
+      .map { $0 * 2 }
+      .subscribe(onNext: { printed.append($0) })
+      .disposed(by: disposeBag)
+    #expect(printed.values == [4, 8])
   }
 }
