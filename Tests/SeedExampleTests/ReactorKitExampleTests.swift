@@ -417,6 +417,84 @@ private final class PulseReactor: Reactor {
   }
 }
 
+// MARK: - The Moya comparison's reactor
+
+/// The comparison's `userService`, faked: the profile at once.
+private struct UserService: Sendable {
+  func fetchProfile() -> Observable<User, Never> { .just(User(name: "Ada")) }
+}
+
+// Port changes beyond imports and stream types (the Moya comparison's `MyReactor`, named
+// `ProfileReactor` here):
+// 1. `final`, `let runtime = …`, and `mutate` returning `Mutations` with the stream in
+//    `.stream(…)`, as for `ProfileViewReactor`.
+// 2. `let initialState = State()` and `let userService = UserService()` added: the snippet leaves
+//    them out (it does not compile with ReactorKit either: `initialState` has no default there).
+// 3. A `reduce(state:mutation:)` added. The snippet has none, which ReactorKit allows (its default
+//    returns the state unchanged); Cascade's `Reactor` defaults `reduce(state:mutation:)` and
+//    `reduce(into:mutation:)` to each other, so a reactor without either *compiles* and recurses
+//    until the stack overflows at its first mutation (`withoutReduceTheFirstMutationCrashes`).
+private final class ProfileReactor: Reactor {
+  enum Action {
+    case fetchProfile
+  }
+  enum Mutation {
+    case setProfile(User)
+  }
+  struct State {
+    var user: User?
+  }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+  let userService = UserService()
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    switch action {
+    case .fetchProfile:
+      return .stream(
+        userService.fetchProfile()
+          .map { Mutation.setProfile($0) }
+      )
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .setProfile(let user): state.user = user
+    }
+    return state
+  }
+}
+
+/// The same reactor as the snippet has it: no `reduce`.
+private final class ProfileReactorWithoutReduce: Reactor {
+  enum Action {
+    case fetchProfile
+  }
+  enum Mutation {
+    case setProfile(User)
+  }
+  struct State {
+    var user: User?
+  }
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()
+  let userService = UserService()
+
+  func mutate(action: Action) -> Mutations<Mutation> {
+    switch action {
+    case .fetchProfile:
+      return .stream(
+        userService.fetchProfile()
+          .map { Mutation.setProfile($0) }
+      )
+    }
+  }
+}
+
 // MARK: - Tests
 
 @Suite(.serialized, .checksResources)
@@ -614,5 +692,20 @@ struct ReactorKitExampleTests {
       .subscribe(onNext: { printed.append($0) })
       .disposed(by: disposeBag)
     #expect(printed.values == [4, 8])
+  }
+
+  @Test func theMoyaComparisonReactor() {
+    let reactor = ProfileReactor()
+    reactor.action.onNext(.fetchProfile)
+    #expect(reactor.currentState.user == User(name: "Ada"))
+  }
+
+  /// Documents a trap (see `ProfileReactor`): a reactor with neither `reduce` compiles, and its
+  /// first mutation recurses until the process crashes.
+  @Test func withoutReduceTheFirstMutationCrashes() async {
+    await #expect(processExitsWith: .failure) {
+      let reactor = ProfileReactorWithoutReduce()
+      reactor.action.onNext(.fetchProfile)
+    }
   }
 }
