@@ -138,8 +138,9 @@ private enum UserAPI {
 //    would also need `.asObservable()`: `map` returns `Streams.Map<…>`, not an `Observable`.)
 // 3. `case let .follow(userID):` → `case .follow:`: the seed never uses `userID`, which is a
 //    warning (the package builds with zero warnings).
-// 4. `action.debug("action")` → `action.do(onNext:)` recording into `debugLog`, then
-//    `.asObservable()`: CascadeStreams has no `debug` operator, and `do` returns `Streams.Do<…>`.
+// (`action.debug("action")` compiles as written since CascadeStreams gained `debug(_:)`, which
+// returns an `Observable`; before, it took `action.do(onNext: …).asObservable()`, as
+// CascadeStreams had no `debug` and `do` returns `Streams.Do<…>`. It prints to standard output.)
 private final class ProfileViewReactor: Reactor {
   // represent user actions
   enum Action {
@@ -159,7 +160,6 @@ private final class ProfileViewReactor: Reactor {
 
   let initialState: State = State()
   let runtime = ReactorRuntime<Action, Mutation, State>()
-  let debugLog = Recorder<String>()
 
   func mutate(action: Action) -> Mutations<Mutation> {
     switch action {
@@ -191,8 +191,7 @@ private final class ProfileViewReactor: Reactor {
   }
 
   func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
-    action.do(onNext: { [debugLog] in debugLog.append("action -> \($0)") })
-      .asObservable()  // Use RxSwift's debug() operator
+    action.debug("action")  // Use RxSwift's debug() operator
   }
 }
 
@@ -540,9 +539,6 @@ struct ReactorKitExampleTests {
     scheduler.advance(by: .seconds(1))
     #expect(reactor.currentState.isFollowing == true)
 
-    // transform(action:) saw every action, in order.
-    #expect(reactor.debugLog.values.count == 3)
-    #expect(reactor.debugLog.values.last == "action -> follow(8)")
   }
 
   /// The README's "Reactor testing" with a stub: `reactor.isStubEnabled = true` records actions.
