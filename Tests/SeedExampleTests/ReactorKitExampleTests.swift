@@ -69,15 +69,19 @@ private final class Label {
 }
 
 // Port changes beyond imports and stream types (Example 2):
-// 1. UIKit is gone: `UIViewController`, `@IBOutlet weak var …: UILabel!` and `rx.tap` are
-//    replaced by the headless
-//    `Button`/`Label` above (`incrementButton.rx.tap` → `incrementButton.tap`).
-// 2. `@MainActor` on the class and `final`, as Cascade's `View` is a main-actor protocol.
+// 1. UIKit is gone: `UIViewController`, the `@IBOutlet weak var …: UILabel!/UIButton!` and
+//    `rx.tap` are replaced by the headless `Button`/`Label` above (`incrementButton.rx.tap` →
+//    `incrementButton.tap`), and `override func viewDidLoad() { super.viewDidLoad() … }` by a
+//    plain `func viewDidLoad()`.
+// 2. `@MainActor` on the class and `final`, as Cascade's `View` is a main-actor class protocol.
 // 3. An extra stored property `let reactorBinding = ReactorBinding<CounterReactor>()` (ReactorKit
-//    keeps the reactor in associated objects).
-// 4. `.bind(to: countLabel.rx.text)` → `.subscribe(onNext:)` with `MainActor.assumeIsolated`: there
-//    is no RxCocoa binder, and the state closure is `@Sendable` (the label is main-actor state).
-//    `.map { $0.count }` also needs `String` conversion, which RxCocoa's `text` binder did not.
+//    keeps the reactor in associated objects). The seed's `typealias Reactor = CounterReactor` is
+//    what lets `Reactor.Action.increment` compile: Cascade's `View` calls its associated type
+//    `ViewReactor`, not `Reactor`.
+// 4. `.map { $0.count }.bind(to: countLabel.rx.text)` → `.map { $0.count }.subscribe(onNext:)`
+//    setting `String(count)` in `MainActor.assumeIsolated`: there is no RxCocoa binder, and the
+//    subscription's closure is `@Sendable` while the label is main-actor state. (RxCocoa's `text`
+//    binder takes `String?`, so the seed's line needs the conversion with RxCocoa too.)
 @MainActor
 private final class CounterViewController: View {
   typealias Reactor = CounterReactor
@@ -703,5 +707,16 @@ struct ReactorKitExampleTests {
       let reactor = ProfileReactorWithoutReduce()
       reactor.action.onNext(.fetchProfile)
     }
+  }
+
+  /// The Pulse snippet, as written (its two comparisons become expectations).
+  @Test func pulseCountsAssignments() {
+    var messagePulse: Pulse<String?> = Pulse(wrappedValue: "Hello tokijh")
+
+    let oldMessagePulse: Pulse<String?> = messagePulse
+    messagePulse.value = "Hello tokijh"  // add valueUpdatedCount +1
+
+    #expect(oldMessagePulse.valueUpdatedCount != messagePulse.valueUpdatedCount)  // true
+    #expect(oldMessagePulse.value == messagePulse.value)  // true
   }
 }
