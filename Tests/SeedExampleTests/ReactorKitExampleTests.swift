@@ -567,12 +567,11 @@ struct ReactorKitExampleTests {
   ///
   /// Port changes beyond imports and stream types: `TestScheduler(initialClock: 0)` →
   /// `TestScheduler()`; virtual times `100`, `0`, `1000` → `.seconds(…)`/`.zero`; `XCTAssertEqual`
-  /// → `#expect`; the reactor takes the scheduler (its `mutate` is ours). And the hot stream is
-  /// kept in `refreshes` until the end: Cascade's `HotObservable` schedules its events with
-  /// `[weak self]`, so the seed's chained `scheduler.createHotObservable([…]).subscribe(…)`, which
-  /// keeps no reference, plays nothing (RxTest's scheduler keeps it alive); the test then sees
-  /// only the initial state. Once it is a separate `let`, `.refresh` is spelled
-  /// `MyReactor.Action.refresh`: the element type is no longer inferred from `subscribe`.
+  /// → `#expect`; the reactor takes the scheduler (its `mutate` is ours). The seed's one chain,
+  /// `scheduler.createHotObservable([…]).subscribe(reactor.action)`, works as written since the
+  /// scheduler keeps a hot stream alive until it has played; before, the stream, held by nobody,
+  /// was released at once and played nothing, and the test saw only the initial state (it took a
+  /// `let refreshes = …` kept to the end, with `.refresh` spelled `MyReactor.Action.refresh`).
   @Test @MainActor func testIsLoading() {
     // given
     let scheduler = TestScheduler()
@@ -580,10 +579,10 @@ struct ReactorKitExampleTests {
     let disposeBag = DisposeBag()
 
     // when
-    let refreshes = scheduler.createHotObservable([
-      .next(.seconds(100), MyReactor.Action.refresh)  // send .refresh at 100 scheduler time
-    ])
-    refreshes
+    scheduler
+      .createHotObservable([
+        .next(.seconds(100), .refresh)  // send .refresh at 100 scheduler time
+      ])
       .subscribe(reactor.action)
       .disposed(by: disposeBag)
 
@@ -598,7 +597,6 @@ struct ReactorKitExampleTests {
         false,  // after refreshing
       ]
     )
-    withExtendedLifetime(refreshes) {}
   }
 
   @Test @MainActor func pulse() {
