@@ -311,6 +311,13 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "SeedExampleTests",
+      dependencies: [
+        "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeMiddleware",
+        "CascadeTesting", "CascadeTestSupport",
+      ]
+    ),
+    .testTarget(
       name: "CascadeTestingTests",
       dependencies: [
         "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeTesting",

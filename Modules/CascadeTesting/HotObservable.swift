@@ -11,6 +11,17 @@ public import CascadeStreams
 /// The scheduled events are fixtures, not stream resources: they do not count in
 /// `Resources.total`, so a test need not play all of them.
 ///
+/// The scheduler keeps the stream alive until its last event has played, as RxTest's does, so a
+/// stream built and subscribed in one chain, with no reference kept, still plays:
+///
+/// ```swift
+/// scheduler.createHotObservable([.next(.seconds(100), .refresh)])
+///   .subscribe(reactor.action)
+///   .disposed(by: disposeBag)
+/// ```
+///
+/// The stream refers to its scheduler weakly, so the two never keep each other alive.
+///
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let source = scheduler.createHotObservable([
@@ -27,7 +38,8 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
     var terminated = false
   }
 
-  private let scheduler: TestScheduler
+  // Weak: the scheduler keeps the stream (its scheduled events do), not the reverse.
+  private weak let scheduler: TestScheduler?
   private let state = LockedValue(State())
 
   /// The events played, with their absolute virtual times.
@@ -37,9 +49,9 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
     self.scheduler = scheduler
     self.recordedEvents = events
     for record in events {
+      // Strong: the scheduler keeps the stream until the event has played.
       scheduler.schedule(at: SchedulerInstant(offset: record.time), counted: false) {
-        [weak self] in
-        self?.play(record.value)
+        self.play(record.value)
       }
     }
   }
@@ -53,7 +65,7 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
   /// - Returns: A disposable that ends the subscription and records the disposal.
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element, Observer.Failure == Failure {
-    let time = scheduler.now.offset
+    let time = now
     let delivery = Delivery(observer.asObserver())
     let id = state.withLock { state in
       state.windows.append(SubscriptionWindow(subscribed: time))
@@ -62,15 +74,18 @@ public final class HotObservable<Element: Sendable, Failure: Error>: TestableObs
       return id
     }
     let scheduler = scheduler
-    return Disposables.create { [state] in
+    return Disposables.create { [state, weak scheduler] in
       delivery.end()
-      let time = scheduler.now.offset
+      let time = scheduler?.now.offset ?? time
       state.withLock { state in
         state.windows[id].disposed = time
         state.subscribers.removeAll { $0.id == id }
       }
     }
   }
+
+  /// The scheduler's current time; zero once the scheduler is gone (no time passes then).
+  private var now: Duration { scheduler?.now.offset ?? .zero }
 
   private func play(_ event: StreamEvent<Element, Failure>) {
     let subscribers = state.withLock { state -> [Delivery<Element, Failure>] in

@@ -98,4 +98,36 @@ struct HotObservableTests {
       SubscriptionWindow(.zero, .seconds(1)),
     ])
   }
+
+  /// ReactorKit's and RxTest's idiom: the stream is built and subscribed in one chain, and only the
+  /// scheduler keeps it.
+  @Test func playsWhenOnlyTheSchedulerKeepsIt() {
+    let scheduler = TestScheduler()
+    let observer = scheduler.createObserver(Int.self)
+    let subscription = scheduler.createHotObservable([
+      .next(.seconds(100), 1), .completed(.seconds(200)),
+    ])
+    .subscribe(observer)
+
+    scheduler.advance(to: Duration.seconds(300).instant)
+
+    observer.assertEvents([.next(.seconds(100), 1), .completed(.seconds(200))])
+    subscription.dispose()
+  }
+
+  @Test func theStreamAndItsSchedulerDoNotKeepEachOtherAlive() {
+    weak var weakScheduler: TestScheduler?
+    weak var weakSource: HotObservable<Int, Never>?
+    do {
+      let scheduler = TestScheduler()
+      let source = scheduler.createHotObservable([.next(.seconds(100), 1)])  // never played
+      let observer = scheduler.createObserver(Int.self)
+      let subscription = source.subscribe(observer)
+      weakScheduler = scheduler
+      weakSource = source
+      subscription.dispose()
+    }
+    #expect(weakScheduler == nil)
+    #expect(weakSource == nil)
+  }
 }
