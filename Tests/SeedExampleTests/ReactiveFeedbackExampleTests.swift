@@ -250,7 +250,7 @@ struct ReactiveFeedbackExampleTests {
     #expect(system.currentState.context.movies.map(\.id) == [1, 2, 3, 4])
     #expect(URLSession.shared.requested == [1, 2, 2])
 
-    system.stop()
+    await system.shutdown()
     await system.finish()
   }
 
@@ -285,7 +285,7 @@ struct ReactiveFeedbackExampleTests {
       scheduler: ImmediateScheduler.instance
     )
 
-    let binding = system.state.map(String.init).subscribe(onNext: { label.append($0) })
+    let binding = system.states.map(String.init).subscribe(onNext: { label.append($0) })
 
     plusButton.touchUpInside.onNext(())
     plusButton.touchUpInside.onNext(())
@@ -293,7 +293,7 @@ struct ReactiveFeedbackExampleTests {
     #expect(label.values == ["0", "1", "2", "1"])
 
     binding.dispose()
-    system.stop()
+    await system.shutdown()
     await system.finish()
   }
 }
