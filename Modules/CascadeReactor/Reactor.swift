@@ -81,6 +81,9 @@ public protocol Reactor: AnyObject, Sendable {
   func mutate(action: Action) -> Mutations<Mutation>
 
   /// Returns the state after `mutation`; it must be pure.
+  ///
+  /// Implement this or ``reduce(into:mutation:)``; each default calls the other. A reactor
+  /// that implements neither keeps its state unchanged, as ReactorKit's default does.
   func reduce(state: State, mutation: Mutation) -> State
 
   /// Applies `mutation` to the state in place; it must be pure. The default calls
@@ -142,11 +145,17 @@ extension Reactor {
 
   /// Calls ``reduce(state:mutation:)`` (which copies the state).
   public func reduce(into state: inout State, mutation: Mutation) {
-    state = reduce(state: state, mutation: mutation)
+    state = DefaultReduce.$reactor.withValue(ObjectIdentifier(self)) {
+      reduce(state: state, mutation: mutation)
+    }
   }
 
-  /// Calls ``reduce(into:mutation:)`` on a copy of the state.
+  /// Calls ``reduce(into:mutation:)`` on a copy of the state; for a reactor that implements
+  /// neither, returns the state unchanged (as ReactorKit's default does).
   public func reduce(state: State, mutation: Mutation) -> State {
+    // Called by the default `reduce(into:)` of this same reactor: the reactor implements
+    // neither, and calling back would recurse until the stack overflows.
+    if DefaultReduce.reactor == ObjectIdentifier(self) { return state }
     var copy = state
     reduce(into: &copy, mutation: mutation)
     return copy
@@ -156,4 +165,11 @@ extension Reactor {
 extension Reactor where Mutation == Action {
   /// Applies the action as a mutation, at once.
   public func mutate(action: Action) -> Mutations<Mutation> { Mutations(sync: [action]) }
+}
+
+/// Which reactor's default `reduce(into:)` is calling its `reduce(state:)` on this task or
+/// thread, so that the default `reduce(state:)` of a reactor implementing neither returns the
+/// state instead of calling back into `reduce(into:)` forever.
+enum DefaultReduce {
+  @TaskLocal static var reactor: ObjectIdentifier?
 }
