@@ -26,7 +26,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
   // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
   @usableFromInline
-  enum Work {
+  enum Work: Sendable {
     /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
     /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
     case action(Action, origin: Int?, mark: UInt64? = nil)
@@ -42,7 +42,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   @usableFromInline
-  struct Shared {
+  struct Shared: Sendable {
     @usableFromInline init(state: State) {
       self.state = state
     }

@@ -96,10 +96,14 @@ package final class Lock: @unchecked Sendable {
 
 /// A value guarded by a ``Lock``.
 ///
+/// The value must be `Sendable`: whatever a critical section copies out is used on the calling
+/// thread after the lock is given up, so the lock alone cannot make a non-`Sendable` value safe
+/// to share.
+///
 /// The value lives behind a pointer allocated once, so the critical sections pay no dynamic
 /// exclusivity checks (a class's stored `var` would pay one per access).
 @usableFromInline
-package final class LockedValue<Value>: @unchecked Sendable {
+package final class LockedValue<Value: Sendable>: @unchecked Sendable {
   // Safety: `pointer.pointee` is only read or written while `lock` is held.
   @usableFromInline package let mutexLock = Lock()
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
