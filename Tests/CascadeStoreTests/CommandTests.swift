@@ -153,6 +153,33 @@ struct CommandTests {
     func execute(state: [String], core: Store<[String], String>) { core.send("second ran") }
   }
 
+  /// Asks the store itself whether it may run: reading `state` takes the store's lock.
+  struct AsksTheStore: Command {
+    let store: LockedBox<Store<[String], String>?>
+    func canExecute(state: [String]) -> Bool {
+      (store.value?.state ?? state).contains("go")
+    }
+    func execute(state: [String], core: Store<[String], String>) { core.send("ran") }
+  }
+
+  // A parked command's canExecute(state:) is the user's code, asked without the store's lock
+  // (only the reducer runs under it): reading the store from it neither deadlocks nor traps.
+  @Test func parkedCommandIsAskedWithoutTheStoreLock() async {
+    let scheduler = TestScheduler()
+    let store = Store<[String], String>(initialState: [], scheduler: scheduler) { log, action in
+      log.append(action)
+    }
+    let box = LockedBox<Store<[String], String>?>(store)
+    store.fire(command: AsksTheStore(store: box))
+    #expect(store.parkedCommandCount == 1)
+    // On a thread of its own, so that a deadlock fails the test instead of hanging the run.
+    let finished = await runOnThreads(1, timeout: .seconds(30)) { _ in store.send("go") }
+    #expect(finished)
+    #expect(store.state == ["go", "ran"])
+    #expect(store.parkedCommandCount == 0)
+    box.value = nil
+  }
+
   /// Notes the state it runs against, then fires a note of its own.
   struct Turn: Command {
     var name: String

@@ -126,6 +126,42 @@ struct StoreTests {
     box.value = nil
   }
 
+  // The reducer runs under the store's lock, and a send from inside it never deadlocks: it is
+  // recognized as reentrant without taking the lock again and handled by the policy (queued,
+  // queued and reported, or dropped and reported). Run on a thread of its own, so that a
+  // deadlock fails the test instead of hanging the run.
+  @Test(arguments: [ReentrancyPolicy.queue, .report, .reject])
+  func sendFromReducerUnderTheLockNeverDeadlocks(policy: ReentrancyPolicy) async {
+    let diagnostics = Recorder<String>()
+    let box = LockedBox<Store<[String], String>?>(nil)
+    let store = Store<[String], String>(
+      initialState: [],
+      reentrancy: policy,
+      diagnostics: { diagnostics.append($0.description) }
+    ) { log, action in
+      log.append(action)
+      if action == "A" {
+        box.value?.send("B")
+        log.append("A done")
+      }
+    }
+    box.value = store
+    let finished = await runOnThreads(1, timeout: .seconds(30)) { _ in store.send("A") }
+    #expect(finished)
+    switch policy {
+    case .queue:
+      #expect(store.state == ["A", "A done", "B"])
+      #expect(diagnostics.values.isEmpty)
+    case .report:
+      #expect(store.state == ["A", "A done", "B"])
+      #expect(diagnostics.values.count == 1)
+    case .reject:
+      #expect(store.state == ["A", "A done"])
+      #expect(diagnostics.values.count == 1)
+    }
+    box.value = nil
+  }
+
   // AT-17: a subscriber that sends B on seeing state(A): every subscriber sees state(A) before
   // any sees state(A+B), and none sees them out of order.
   @Test func sendFromSubscriberIsSerialized() {

@@ -13,19 +13,20 @@ public import Synchronization
 /// sent meanwhile by any thread are appended to the FIFO (unbounded; nothing is dropped before
 /// shutdown) and the sender returns.
 ///
-/// **Locking.** The lock of `storage` guards the shared state. The reducer runs with it held: that is
-/// what lets it mutate the state in place while other threads read `state` consistently — the
-/// one piece of user code that runs under the lock, which is why it must be pure; a send from
-/// inside it is detected (by thread identity, without taking the lock) and queued by the
-/// reentrancy policy. Middlewares, subscribers and commands run with no lock held. The
-/// processing thread reads the state without the lock between reductions: it is the only
-/// writer, and other threads only read.
+/// **Locking.** The lock of `storage` guards the shared state. The reducer runs with it held:
+/// that is what lets it mutate the state in place while other threads read `state` consistently
+/// — the one piece of user code that runs under the lock, which is why it must be pure; a send
+/// from inside it is detected (by thread identity, without taking the lock) and handled by the
+/// reentrancy policy (queued by default). Middlewares, subscribers and commands (a parked
+/// command's `canExecute(state:)` included) run with no lock held; command ids are compared
+/// under it. The processing thread reads the state without the lock between reductions: it is
+/// the only writer, and other threads only read.
 @usableFromInline
 final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
   // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
   @usableFromInline
-  enum Work {
+  enum Work: Sendable {
     /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
     /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
     case action(Action, origin: Int?, mark: UInt64? = nil)
@@ -41,7 +42,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   @usableFromInline
-  struct Shared {
+  struct Shared: Sendable {
     @usableFromInline init(state: State) {
       self.state = state
     }
@@ -729,17 +730,27 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     for _ in 0..<parked { Resources.decrement(charging: account) }
   }
 
+  /// Runs the parked commands that the state now allows.
+  ///
+  /// `canExecute(state:)` is the user's code, so it is asked without the lock. Only the
+  /// processing thread (this one) adds or removes parked commands, except `close()`, which
+  /// empties the list from any thread: if the list changed meanwhile, the store closed and
+  /// nothing runs.
   @usableFromInline
   func runParkedCommands() {
     let shared = storage.unsafeValue
     let state = shared.pointee.state
+    let parked = storage.withLock { $0.parked }
+    let allowed = parked.map { $0.command.canExecute(state) }
+    guard allowed.contains(true) else { return }
     let ready = storage.withLock { shared -> [ParkedCommand<State, Action>] in
+      guard shared.parked.count == parked.count else { return [] }
       var ready: [ParkedCommand<State, Action>] = []
-      shared.parked.removeAll { parked in
-        guard parked.command.canExecute(state) else { return false }
-        ready.append(parked)
-        return true
+      var waiting: [ParkedCommand<State, Action>] = []
+      for (command, isAllowed) in zip(shared.parked, allowed) {
+        if isAllowed { ready.append(command) } else { waiting.append(command) }
       }
+      shared.parked = waiting
       return ready
     }
     for parked in ready {

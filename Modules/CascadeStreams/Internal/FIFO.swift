@@ -53,3 +53,5 @@ package struct FIFO<Element> {
     head = 0
   }
 }
+
+extension FIFO: Sendable where Element: Sendable {}

@@ -43,7 +43,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   /// The mutable state, guarded by the lock of `storage`.
   @usableFromInline
-  struct State {
+  struct State: Sendable {
     @usableFromInline var registrations: [Registration] = []
     @usableFromInline var replayingCount = 0
     @usableFromInline var buffer = FIFO<Element>()
