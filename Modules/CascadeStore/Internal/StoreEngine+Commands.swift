@@ -1,0 +1,262 @@
+import CascadeStreams
+import Synchronization
+
+extension StoreEngine {
+  // MARK: - Commands
+
+  var handle: Store<State, Action> { Store(engine: self, origin: nil) }
+
+  /// What middlewares send further inputs with: made once (with a weak reference to the engine)
+  /// when the engine has middlewares.
+  @usableFromInline
+  var dispatcher: MiddlewareDispatcher<Action> { dispatcherStorage ?? .none }
+
+  @usableFromInline
+  func run(_ command: CommandBox<State, Action>) {
+    let state = storage.unsafeValue.pointee.state
+    if let id = command.id, command.cancelInFlight { cancel(id: id) }
+    if command.canExecute(state) {
+      execute(command, state: state)
+      return
+    }
+    let deadline = scheduler.now.advanced(by: command.expiration)
+    storage.withLock { $0.parked.append(ParkedCommand(command: command, deadline: deadline)) }
+    _ = Resources.increment(charging: account)
+    let timer = scheduler.schedule(after: command.expiration) { [weak self] in
+      self?.submit(.expireCommands)
+    }
+    timers.insert(timer)
+  }
+
+  private func execute(_ command: CommandBox<State, Action>, state: State) {
+    switch command.work {
+    case .sync(let body):
+      // What the command sends before it returns completes its turn: it is processed ahead of
+      // the inputs queued meanwhile (otherwise a command queued behind this one would run
+      // against a state that misses this one's effects), after what earlier commands sent.
+      collectingCommandInputs = true
+      body(state, handle)
+      collectingCommandInputs = false
+    case .async(let body):
+      startTask(named: command.name, key: command.id) { handle in try await body(state, handle) }
+    }
+  }
+
+  /// Starts `body` in a task the store tracks, cancels on shutdown, and, when it has a `key`,
+  /// cancels with `cancel(id:)`.
+  ///
+  /// `body` gets a handle whose inputs are tagged with the task, so that inputs it queued before a
+  /// cancellation are dropped with it.
+  func startTask(
+    named name: String,
+    key: CommandID?,
+    _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
+  ) {
+    let gate = Gate()
+    let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
+      guard !shared.closed else { return nil }
+      let id = shared.nextTaskID
+      shared.nextTaskID += 1
+      let handle = Store(engine: self, origin: id)
+      let task = Task { [weak self] in
+        await gate.wait()
+        do {
+          try await CommandOrigin.$name.withValue(name) { try await body(handle) }
+        } catch is CancellationError {
+          // Cancellation is not failure.
+        } catch {
+          if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
+        }
+        self?.finishTask(id)
+      }
+      shared.tasks[id] = task
+      if let key { shared.taskKeys[id] = key }
+      return (id, shared.probe)
+    }
+    guard let started else { return }
+    _ = Resources.increment(charging: account)
+    started.probe?.commandStarted(started.id, name)
+    gate.open()
+  }
+
+  private func finishTask(_ id: Int) {
+    let (removed, cancelled, probe, waiters) = storage.withLock { shared in
+      shared.taskKeys[id] = nil
+      let removed = shared.tasks.removeValue(forKey: id)
+      return (
+        removed, shared.cancelledOrigins.contains(id), shared.probe,
+        removed != nil ? shared.takeWorkWaitersIfIdle() : []
+      )
+    }
+    if removed != nil { Resources.decrement(charging: account) }
+    probe?.commandFinished(id)
+    if cancelled { submit(.forget(id)) }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Counts one more piece of work that may send inputs outside a task the store started.
+  ///
+  /// Pair with exactly one ``endWork()``.
+  @usableFromInline
+  func beginWork() {
+    storage.withLock { $0.otherWork += 1 }
+  }
+
+  /// Counts one piece of work from ``beginWork()`` as ended.
+  @usableFromInline
+  func endWork() {
+    let waiters = storage.withLock { shared in
+      shared.otherWork -= 1
+      return shared.takeWorkWaitersIfIdle()
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Waits until no task the store started and no work from ``beginWork()`` is left (or the
+  /// store closed).
+  func waitUntilNoWork() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let done = storage.withLock { shared -> Bool in
+        if shared.closed || (shared.tasks.isEmpty && shared.otherWork == 0) { return true }
+        shared.workWaiters.append(continuation)
+        return false
+      }
+      if done { continuation.resume() }
+    }
+  }
+
+  /// Waits until the store is quiescent: no work in flight that may still send inputs, and
+  /// every input sent so far processed.
+  func finish() async {
+    // The processing thread cannot wait for its own work to end.
+    if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
+    while true {
+      await waitUntilNoWork()
+      await waitUntilIdle()
+      if storage.withLock({ $0.isQuiescent }) { return }
+    }
+  }
+
+  /// Registers an origin for work that is not a task (a stream), cancellable by `key`: inputs
+  /// sent through a handle with this origin are dropped once `cancel(id:)` cancels it.
+  @usableFromInline
+  func beginOrigin(key: CommandID) -> Int {
+    storage.withLock { shared in
+      let id = shared.nextTaskID
+      shared.nextTaskID += 1
+      shared.taskKeys[id] = key
+      return id
+    }
+  }
+
+  /// Ends an origin from `beginOrigin(key:)`; a cancelled one is forgotten once what it queued
+  /// has been dropped.
+  @usableFromInline
+  func endOrigin(_ id: Int) {
+    let cancelled = storage.withLock { shared in
+      shared.taskKeys[id] = nil
+      return shared.cancelledOrigins.contains(id)
+    }
+    if cancelled { submit(.forget(id)) }
+  }
+
+  /// Cancels the tasks started under `id` and the parked commands with that id.
+  ///
+  /// What the tasks already queued is dropped. Runs while processing, so it is a barrier in the
+  /// order of inputs.
+  @usableFromInline
+  func cancel(id: CommandID) {
+    let (tasks, parked) = storage.withLock { shared in
+      var tasks: [Task<Void, Never>] = []
+      for (task, key) in shared.taskKeys where key == id {
+        shared.cancelledOrigins.insert(task)
+        if let handle = shared.tasks[task] { tasks.append(handle) }
+      }
+      var parked = 0
+      shared.parked.removeAll { command in
+        guard command.command.id == id else { return false }
+        parked += 1
+        return true
+      }
+      return (tasks, parked)
+    }
+    for task in tasks { task.cancel() }
+    for _ in 0..<parked { Resources.decrement(charging: account) }
+  }
+
+  /// Runs the parked commands that the state now allows.
+  ///
+  /// `canExecute(state:)` is the user's code, so it is asked without the lock. Only the
+  /// processing thread (this one) adds or removes parked commands, except `close()`, which
+  /// empties the list from any thread: if the list changed meanwhile, the store closed and
+  /// nothing runs.
+  @usableFromInline
+  func runParkedCommands() {
+    let shared = storage.unsafeValue
+    let state = shared.pointee.state
+    let parked = storage.withLock { $0.parked }
+    let allowed = parked.map { $0.command.canExecute(state) }
+    guard allowed.contains(true) else { return }
+    let ready = storage.withLock { shared -> [ParkedCommand<State, Action>] in
+      guard shared.parked.count == parked.count else { return [] }
+      var ready: [ParkedCommand<State, Action>] = []
+      var waiting: [ParkedCommand<State, Action>] = []
+      for (command, isAllowed) in zip(shared.parked, allowed) {
+        if isAllowed { ready.append(command) } else { waiting.append(command) }
+      }
+      shared.parked = waiting
+      return ready
+    }
+    for parked in ready {
+      Resources.decrement(charging: account)
+      execute(parked.command, state: state)
+    }
+  }
+
+  @usableFromInline
+  func expireCommands() {
+    let now = scheduler.now
+    let state = storage.unsafeValue.pointee.state
+    let expired = storage.withLock { shared -> [ParkedCommand<State, Action>] in
+      var expired: [ParkedCommand<State, Action>] = []
+      shared.parked.removeAll { parked in
+        guard parked.deadline <= now else { return false }
+        expired.append(parked)
+        return true
+      }
+      return expired
+    }
+    for parked in expired {
+      Resources.decrement(charging: account)
+      parked.command.didExpire(state, handle)
+    }
+  }
+
+  var parkedCount: Int { storage.withLock { $0.parked.count } }
+  var inFlightCount: Int { storage.withLock { $0.tasks.count + $0.otherWork } }
+}
+
+/// Holds a task back until its bookkeeping is recorded.
+private final class Gate: Sendable {
+  private let opened = LockedValue<(Bool, CheckedContinuation<Void, Never>?)>((false, nil))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = opened.withLock { state -> Bool in
+        if state.0 { return true }
+        state.1 = continuation
+        return false
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+
+  func open() {
+    let continuation = opened.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.0 = true
+      defer { state.1 = nil }
+      return state.1
+    }
+    continuation?.resume()
+  }
+}

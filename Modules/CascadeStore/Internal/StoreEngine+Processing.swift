@@ -1,0 +1,204 @@
+public import CascadeStreams
+public import Synchronization
+
+extension StoreEngine {
+  // MARK: - Processing (on the thread holding the processing token)
+
+  @inlinable
+  func process(_ work: Work) {
+    switch work {
+    case .action(let action, let origin, let mark):
+      if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
+      reduce(action, mark: mark)
+    case .subscribe(let box): attach(box)
+    case .command(let command): run(command)
+    case .expireCommands: expireCommands()
+    case .cancel(let id): cancel(id: id)
+    case .forget(let origin): storage.withLock { _ = $0.cancelledOrigins.remove(origin) }
+    case .run(let body, _): body()
+    }
+  }
+
+  @inlinable
+  func reduce(_ input: Action, mark: UInt64? = nil) {
+    var action = input
+    if hasMiddlewares {
+      guard
+        let intercepted = middlewares.intercept(action, state: storage.unsafeValue.pointee.state)
+      else {
+        return
+      }
+      action = intercepted
+    }
+    if let expand {
+      expand(action, processingContext) { apply($0, mark: mark) }
+    } else {
+      apply(action, mark: mark)
+    }
+  }
+
+  /// Reduces `action` in place on the processing thread.
+  ///
+  /// Then runs the middlewares' processing and notifies the subscriptions.
+  @inlinable
+  func apply(_ action: Action, mark: UInt64?) {
+    let shared = storage.unsafeValue
+    var stateBefore: State?
+    if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = shared.pointee.state }
+    let description = reentrancy == .queue ? nil : "\(action)"
+    storage.lock()
+    if shared.pointee.closed {
+      storage.unlock()
+      return
+    }
+    if description != nil { shared.pointee.current = description }
+    let probe = shared.pointee.probe
+    // Only with a probe (in tests) is the state copied before the reducer.
+    let probedState = probe.map { _ in shared.pointee.state }
+    reducing.store(true, ordering: .relaxed)
+    reducer(&shared.pointee.state, action)
+    reducing.store(false, ordering: .relaxed)
+    shared.pointee.sequence &+= 1
+    let sequence = shared.pointee.sequence
+    let subscriptions = shared.pointee.subscriptions
+    let hasParked = !shared.pointee.parked.isEmpty
+    storage.unlock()
+
+    if let probe, let probedState {
+      probe.reduced(action, mark, probedState, shared.pointee.state)
+    }
+    if hasMiddlewares {
+      let record = MiddlewareRecord(
+        input: action,
+        stateBefore: stateBefore,
+        state: shared.pointee.state,
+        sequence: sequence,
+        time: scheduler.now,
+        dispatcher: dispatcher
+      )
+      middlewares.process(record)
+    }
+    notify(subscriptions)
+    if hasParked { runParkedCommands() }
+  }
+
+  @inlinable
+  func notify(_ subscriptions: [SubscriptionBox<State>]) {
+    guard !subscriptions.isEmpty else { return }
+    let shared = storage.unsafeValue
+    var orphans = false
+    for box in subscriptions {
+      if box.isOrphaned {
+        orphans = true
+        continue
+      }
+      if box.isActive { box.notify(shared.pointee.state) }
+    }
+    if orphans {
+      storage.withLock { shared in
+        shared.subscriptions.removeAll { box in
+          guard box.isOrphaned else { return false }
+          box.cancel()
+          return true
+        }
+      }
+    }
+  }
+
+  /// Subscribes `entry` to the element at `index` of the collection at `path`, through the
+  /// collection's ``ElementGroup``.
+  @inlinable
+  func subscribe<Elements: RandomAccessCollection & Sendable>(
+    _ path: any KeyPath<State, Elements> & Sendable,
+    at index: Elements.Index,
+    entry: ElementEntry<Elements.Element>
+  ) where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    submit(
+      .run(
+        { [self] in
+          group(for: path).join(entry, at: index, state: storage.unsafeValue.pointee.state)
+        },
+        dropped: { if entry.cancel() { entry.onClose?() } }
+      )
+    )
+  }
+
+  /// The group of `path`, created and attached on first use; on the processing thread.
+  @inlinable
+  func group<Elements: RandomAccessCollection & Sendable>(
+    for path: any KeyPath<State, Elements> & Sendable
+  ) -> ElementGroup<State, Elements>
+  where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    if let existing = elementGroups[path] as? ElementGroup<State, Elements> { return existing }
+    let group = ElementGroup<State, Elements>(path: path)
+    let box = SubscriptionBox<State>(
+      owner: nil,
+      orphaned: nil,
+      onClose: { group.storeDidClose() },
+      body: { _, state, initial in
+        // Joining delivers each entry's first value; the group itself has nothing to send.
+        if !initial { group.notify(state) }
+      }
+    )
+    group.box = box
+    elementGroups[path] = group
+    attach(box)
+    return group
+  }
+
+  /// Ends `entry` and removes it from its group; a group left empty leaves the store.
+  @inlinable
+  func leave<Elements: RandomAccessCollection & Sendable>(
+    _ entry: ElementEntry<Elements.Element>,
+    of path: any KeyPath<State, Elements> & Sendable
+  ) where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
+    guard entry.cancel() else { return }
+    submit(
+      .run(
+        { [self] in
+          guard let group = elementGroups[path] as? ElementGroup<State, Elements>,
+            group.entryEnded()
+          else { return }
+          elementGroups[path] = nil
+          if let box = group.box { detach(box) }
+          group.box = nil  // The box's body holds the group: break the cycle.
+        },
+        dropped: {}
+      )
+    )
+  }
+
+  @usableFromInline
+  func attach(_ box: SubscriptionBox<State>) {
+    let attached = storage.withLock { shared -> Bool in
+      guard !shared.closed, box.isActive else { return false }
+      shared.subscriptions.append(box)
+      return true
+    }
+    if attached { box.notifyInitial(storage.unsafeValue.pointee.state) }
+  }
+
+  @usableFromInline
+  func detach(_ box: SubscriptionBox<State>) {
+    guard box.cancel() else { return }
+    storage.withLock { shared in
+      shared.subscriptions.removeAll { $0 === box }
+    }
+  }
+
+  /// Ends every subscription serving `owner`.
+  func detach(owner: ObjectIdentifier) {
+    let removed = storage.withLock { shared -> [SubscriptionBox<State>] in
+      var removed: [SubscriptionBox<State>] = []
+      shared.subscriptions.removeAll { box in
+        guard box.owner == owner else { return false }
+        removed.append(box)
+        return true
+      }
+      return removed
+    }
+    for box in removed { box.cancel() }
+  }
+
+  var subscriptionCount: Int { storage.withLock { $0.subscriptions.count } }
+}

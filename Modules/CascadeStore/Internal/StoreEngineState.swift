@@ -1,0 +1,249 @@
+public import CascadeStreams
+
+/// A unit of work for a store engine's processing thread: an input, or the engine's own
+/// bookkeeping done in order with the inputs.
+@usableFromInline
+enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
+  /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
+  /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
+  case action(Action, origin: Int?, mark: UInt64? = nil)
+  case subscribe(SubscriptionBox<State>)
+  case command(CommandBox<State, Action>)
+  case expireCommands
+  case cancel(CommandID)
+  /// Forgets a cancelled task once everything it queued has been dropped.
+  case forget(Int)
+  /// Runs `body` on the processing thread, in order with the inputs; `dropped` runs instead
+  /// if the store closed first.
+  case run(@Sendable () -> Void, dropped: @Sendable () -> Void)
+
+  /// The engine's own bookkeeping, accepted while the store drains after `shutdown()`.
+  @inlinable
+  var isInternal: Bool {
+    switch self {
+    case .expireCommands, .forget: true
+    default: false
+    }
+  }
+}
+
+/// Who holds a store engine's processing token (see ``EngineState``).
+@usableFromInline
+enum EngineToken: Sendable {
+  /// No one is processing: the next submitter takes the token.
+  case idle
+  /// A thread (or the store's queue) is processing; inputs sent meanwhile are queued.
+  case held
+}
+
+/// Where a store is in its life (see ``EngineState``).
+@usableFromInline
+enum EngineLifecycle: Sendable {
+  case open
+  case draining
+  case closed
+}
+
+/// A store engine's shared state, kept behind its lock, as a state machine.
+///
+/// Two things move independently: who holds the *processing token* (``EngineToken``), and where the
+/// store is in its life (``EngineLifecycle``):
+///
+/// ```
+///   token:      idle ──submit, no one processing──▶ held ──queues empty──▶ idle
+///                                     (the submitter, or the store's queue, processes)
+///
+///   lifecycle:  open ──shutdown()──▶ draining ──commands ended, queue processed──▶ closed
+///                 └───────────────close(), the owner released───────────────────▶ closed
+/// ```
+///
+/// - **open**: every input is accepted.
+/// - **draining**: `shutdown()` stopped accepting inputs from outside; the engine's own work
+///   (expiring and forgetting commands) is still accepted, and what is queued is processed.
+/// - **closed**: nothing is accepted or delivered; the queues were emptied (their `run` work
+///   told it was dropped), waiters resumed, subscriptions ended — at once, or, if a thread was
+///   processing, by that thread when it gives up the token (`closedBoxes`).
+///
+/// The transitions are the mutating methods below, called under the lock; each returns what
+/// the engine does *after* releasing it (resume waiters, end subscriptions), so no user code
+/// and no continuation runs under the lock. The reducer is the one piece of user code that
+/// runs with the lock held (`StoreEngine.apply`).
+@usableFromInline
+struct EngineState<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline typealias Work = EngineWork<State, Action>
+
+  @usableFromInline typealias Token = EngineToken
+  @usableFromInline typealias Lifecycle = EngineLifecycle
+
+  @usableFromInline init(state: State) {
+    self.state = state
+  }
+
+  @usableFromInline var state: State
+  @usableFromInline var queue = FIFO<Work>()
+  /// What synchronous commands sent before returning: taken before `queue`, in the order sent,
+  /// so each command's inputs complete its turn ahead of inputs other threads queued.
+  @usableFromInline var commandQueue = FIFO<Work>()
+  @usableFromInline var token = Token.idle
+  @usableFromInline var lifecycle = Lifecycle.open
+  @usableFromInline var subscriptions: [SubscriptionBox<State>] = []
+  @usableFromInline var sequence: UInt64 = 0
+  @usableFromInline var parked: [ParkedCommand<State, Action>] = []
+  @usableFromInline var tasks: [Int: Task<Void, Never>] = [:]
+  @usableFromInline var taskKeys: [Int: CommandID] = [:]
+  @usableFromInline var nextTaskID = 1
+  /// Tasks cancelled by id whose queued inputs must be dropped; touched only while processing.
+  @usableFromInline var cancelledOrigins: Set<Int> = []
+  @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Work outside the queue that may still send inputs, besides `tasks`: streams of mutations,
+  /// feedback effects (``beginWork()``).
+  @usableFromInline var otherWork = 0
+  /// Who waits for `tasks` and `otherWork` to be gone (``waitUntilNoWork()``).
+  @usableFromInline var workWaiters: [CheckedContinuation<Void, Never>] = []
+  @usableFromInline var current: String?
+  /// Subscriptions ended by `close()` while a thread was processing: that thread tells them
+  /// when it stops, so their last delivery and the end never overlap.
+  @usableFromInline var closedBoxes: [SubscriptionBox<State>] = []
+  /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
+  @usableFromInline var probe: StoreProbe<State, Action>?
+}
+
+extension EngineState {
+  /// Whether a thread is processing.
+  @inlinable var processing: Bool {
+    if case .held = token { return true }
+    return false
+  }
+  /// Whether inputs from outside are accepted.
+  @inlinable var accepting: Bool {
+    if case .open = lifecycle { return true }
+    return false
+  }
+  /// Whether the store has closed.
+  @inlinable var closed: Bool {
+    if case .closed = lifecycle { return true }
+    return false
+  }
+
+  /// Whether `work` may still be queued: everything while open, the engine's own bookkeeping
+  /// while draining, nothing once closed.
+  @inlinable
+  func accepts(_ work: Work) -> Bool {
+    switch lifecycle {
+    case .open: true
+    case .draining: work.isInternal
+    case .closed: false
+    }
+  }
+
+  /// open → draining: `shutdown()` stops accepting inputs from outside.
+  @usableFromInline
+  mutating func stopAccepting() {
+    if case .open = lifecycle { lifecycle = .draining }
+  }
+
+  /// Whether the token holder has work to take (``takeNext()``): none once the store closed.
+  @inlinable
+  var hasWork: Bool {
+    !closed && !(commandQueue.isEmpty && queue.isEmpty)
+  }
+
+  /// The token holder takes the next work item, a synchronous command's inputs before the
+  /// rest; only when ``hasWork``.
+  ///
+  /// Not an optional: a `Work?` of the engine's multi-payload enum costs a runtime call per
+  /// input to read its tag (+90 instructions per action in W1).
+  @inlinable
+  mutating func takeNext() -> Work {
+    commandQueue.isEmpty ? queue.removeFirst() : commandQueue.removeFirst()
+  }
+
+  /// What giving up the token leaves to do once the lock is released: resume the waiters for
+  /// idleness, and tell the subscriptions `close()` ended while a thread was processing that
+  /// the store closed.
+  @usableFromInline
+  struct Release {
+    @usableFromInline var waiters: [CheckedContinuation<Void, Never>]
+    @usableFromInline var closedBoxes: [SubscriptionBox<State>]
+
+    @usableFromInline
+    init(waiters: [CheckedContinuation<Void, Never>], closedBoxes: [SubscriptionBox<State>]) {
+      self.waiters = waiters
+      self.closedBoxes = closedBoxes
+    }
+  }
+
+  /// held → idle: the token holder found nothing left (``hasWork``) and gives up the token;
+  /// `nil` when nobody is to be told.
+  @inlinable
+  mutating func releaseToken() -> Release? {
+    token = .idle
+    if idleWaiters.isEmpty && closedBoxes.isEmpty { return nil }
+    defer {
+      idleWaiters = []
+      closedBoxes = []
+    }
+    return Release(waiters: idleWaiters, closedBoxes: closedBoxes)
+  }
+
+  /// What closing leaves the engine to do once the lock is released.
+  @usableFromInline
+  struct Closing {
+    /// Subscriptions to end.
+    var subscriptions: [SubscriptionBox<State>]
+    /// Whether to tell them now; otherwise the processing thread tells them when it stops.
+    var tellNow: Bool
+    /// Command tasks to cancel.
+    var tasks: [Task<Void, Never>]
+    /// How many parked commands were dropped.
+    var parked: Int
+    /// What queued `run` work runs instead, now that it will not run.
+    var dropped: [@Sendable () -> Void]
+    /// Who waited for the store to be idle or to have no work: resumed.
+    var waiters: [CheckedContinuation<Void, Never>]
+  }
+
+  /// Any state → closed: empties the queues and every registry, and returns what to end.
+  @usableFromInline
+  mutating func close() -> Closing {
+    lifecycle = .closed
+    var dropped: [@Sendable () -> Void] = []
+    while let work = commandQueue.popFirst() ?? queue.popFirst() {
+      if case .run(_, let whenDropped) = work { dropped.append(whenDropped) }
+    }
+    let tellNow = !processing
+    if !tellNow { closedBoxes = subscriptions }
+    defer {
+      subscriptions = []
+      tasks = [:]
+      parked = []
+      idleWaiters = []
+      workWaiters = []
+    }
+    return Closing(
+      subscriptions: subscriptions,
+      tellNow: tellNow,
+      tasks: Array(tasks.values),
+      parked: parked.count,
+      dropped: dropped,
+      waiters: idleWaiters + workWaiters
+    )
+  }
+
+  /// The waiters for the end of all work, taken out if no work is left.
+  @usableFromInline
+  mutating func takeWorkWaitersIfIdle() -> [CheckedContinuation<Void, Never>] {
+    guard tasks.isEmpty, otherWork == 0, !workWaiters.isEmpty else { return [] }
+    defer { workWaiters = [] }
+    return workWaiters
+  }
+
+  /// Whether the store is at rest: closed, or no work in flight, no one processing and nothing
+  /// queued.
+  @usableFromInline
+  var isQuiescent: Bool {
+    closed
+      || (tasks.isEmpty && otherWork == 0 && !processing && queue.isEmpty
+        && commandQueue.isEmpty)
+  }
+}

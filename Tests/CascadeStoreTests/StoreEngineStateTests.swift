@@ -1,0 +1,97 @@
+import CascadeStreams
+import CascadeTestSupport
+import Testing
+
+@testable import CascadeStore
+
+/// The store engine's shared state as a state machine, transition by transition, with no
+/// threads: the processing token, the lifecycle (open → draining → closed), what closing hands
+/// back, and when the store is at rest.
+struct StoreEngineStateTests {
+  typealias Engine = StoreEngine<Int, String>
+  typealias Shared = Engine.Shared
+
+  static func action(_ name: String) -> Engine.Work { .action(name, origin: nil) }
+
+  static func name(of work: Engine.Work) -> String? {
+    guard case .action(let name, _, _) = work else { return nil }
+    return name
+  }
+
+  @Test func theTokenHolderTakesCommandInputsFirstThenGivesTheTokenUp() {
+    var shared = Shared(state: 0)
+    shared.token = .held
+    shared.queue.append(Self.action("queued"))
+    shared.commandQueue.append(Self.action("sent by a command"))
+    #expect(shared.hasWork)
+    #expect(Self.name(of: shared.takeNext()) == "sent by a command")
+    #expect(Self.name(of: shared.takeNext()) == "queued")
+    #expect(!shared.hasWork)
+    #expect(shared.releaseToken() == nil)  // nobody to tell
+    #expect(shared.token == .idle)
+  }
+
+  @Test func whatIsAcceptedFollowsTheLifecycle() {
+    var shared = Shared(state: 0)
+    #expect(shared.accepts(Self.action("a")) && shared.accepts(.expireCommands))
+    shared.stopAccepting()
+    #expect(shared.lifecycle == .draining)
+    #expect(!shared.accepts(Self.action("a")))
+    #expect(shared.accepts(.expireCommands) && shared.accepts(.forget(1)))
+    _ = shared.close()
+    #expect(shared.lifecycle == .closed)
+    #expect(!shared.accepts(.expireCommands))
+    shared.stopAccepting()
+    #expect(shared.lifecycle == .closed)  // closed is final
+  }
+
+  @Test func closingEmptiesTheQueuesAndTellsDroppedWork() {
+    var shared = Shared(state: 0)
+    let dropped = Counter()
+    shared.queue.append(.run({}, dropped: { dropped.increment() }))
+    shared.commandQueue.append(Self.action("a"))
+    shared.parked = []
+    let closing = shared.close()
+    #expect(closing.dropped.count == 1)
+    for run in closing.dropped { run() }
+    #expect(dropped.value == 1)
+    #expect(shared.queue.isEmpty && shared.commandQueue.isEmpty)
+    #expect(closing.tellNow)
+  }
+
+  // Closed while a thread processes: the subscriptions are told by that thread when it gives up
+  // the token, not by `close()`, so that their last delivery and the end never overlap.
+  @Test func closedWhileProcessingTheTokenHolderTellsTheSubscriptions() {
+    var shared = Shared(state: 0)
+    let box = SubscriptionBox<Int>(owner: nil, orphaned: nil, onClose: nil) { _, _, _ in }
+    shared.subscriptions = [box]
+    shared.token = .held
+    shared.queue.append(Self.action("never processed"))
+    let closing = shared.close()
+    #expect(!closing.tellNow)
+    #expect(closing.subscriptions.count == 1)
+    #expect(!shared.hasWork)  // nothing is processed once closed
+    let release = shared.releaseToken()
+    #expect(release?.closedBoxes.count == 1 && release?.closedBoxes.first === box)
+    #expect(shared.token == .idle)
+  }
+
+  @Test func atRestOnlyWithNoWorkNoQueueAndNoOneProcessing() {
+    var shared = Shared(state: 0)
+    #expect(shared.isQuiescent)
+    shared.otherWork = 1
+    #expect(!shared.isQuiescent)
+    #expect(shared.takeWorkWaitersIfIdle().isEmpty)
+    shared.otherWork = 0
+    shared.queue.append(Self.action("a"))
+    #expect(!shared.isQuiescent)
+    _ = shared.queue.popFirst()
+    shared.token = .held
+    #expect(!shared.isQuiescent)
+    shared.token = .idle
+    #expect(shared.isQuiescent)
+    shared.otherWork = 1
+    _ = shared.close()
+    #expect(shared.isQuiescent)  // a closed store is at rest
+  }
+}
