@@ -37,6 +37,18 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   let startWaiters = DispatchSemaphore(value: 0)
   @usableFromInline let stubbed = Atomic<Bool>(false)
 
+  /// The core, once built.
+  ///
+  /// The one place the stored core is read without a check: callers have seen `started`
+  /// (acquire), or are the starter after `built`, or are processing an input of the store, which
+  /// only happens once the core was built (see the safety note above).
+  @inlinable
+  var builtCore: Unmanaged<Core> {
+    // Safety: see `unmanagedCore`; a debug build checks it.
+    assert(unmanagedCore != nil, "the reactor's core was read before it was built")
+    return unmanagedCore.unsafelyUnwrapped
+  }
+
   /// Creates a runtime; it starts on first use.
   public init() {}
 
@@ -74,7 +86,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   func coreIfBuilt<R: Reactor>(for reactor: R) -> Core?
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     if started.load(ordering: .acquiring) {
-      return unmanagedCore.unsafelyUnwrapped.takeUnretainedValue()
+      return builtCore.takeUnretainedValue()
     }
     return startingCore(for: reactor)
   }
@@ -85,7 +97,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   func send<R: Reactor>(_ action: Action, from reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     if started.load(ordering: .acquiring) {
-      unmanagedCore.unsafelyUnwrapped._withUnsafeGuaranteedRef { core in
+      builtCore._withUnsafeGuaranteedRef { core in
         if isStubbed {
           core.stub.record(action)
         } else {
@@ -135,11 +147,11 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   func whenStarted<R: Reactor>(_ reactor: R, _ work: @escaping @Sendable (Core) -> Void)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     if started.load(ordering: .acquiring) {
-      work(unmanagedCore.unsafelyUnwrapped.takeUnretainedValue())
+      work(builtCore.takeUnretainedValue())
       return
     }
     let queued: @Sendable () -> Void = { [unowned self] in
-      work(unmanagedCore.unsafelyUnwrapped.takeUnretainedValue())
+      work(builtCore.takeUnretainedValue())
     }
     switch startState.withLock({ $0.enqueue(queued, by: currentThreadIdentity()) }) {
     case .use(let core): work(core)
@@ -314,7 +326,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       return
     }
     // Processing only happens once the core has been built (`ReactorStart`).
-    reactor.runtime.unmanagedCore.unsafelyUnwrapped._withUnsafeGuaranteedRef { core in
+    reactor.runtime.builtCore._withUnsafeGuaranteedRef { core in
       core.perform(reactor.mutate(action: action), for: action, reduceNow: reduceNow)
     }
   }
