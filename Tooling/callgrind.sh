@@ -12,6 +12,13 @@
 #   --scratch-path DIR the benchmarks' build folder (default Tooling/Benchmarks/.build)
 #   --no-build         use the release build already in the scratch path
 #   --keep             keep the callgrind files and logs (printed folder) for callgrind_annotate
+#   --baseline FILE    compare with FILE (lines "cell<TAB>instructions/op", as --write-baseline
+#                      writes them) and exit 1 if a cell costs more than its baseline plus the
+#                      tolerance, or a cell of the baseline is missing: the gate CI runs
+#   --tolerance PCT    how much more than its baseline a cell may cost (default 15, the budget
+#                      issue 18 sets; instruction counts hardly move, so this is room for
+#                      deliberate small costs, not noise)
+#   --write-baseline FILE  write the counts to FILE, to commit as the new baseline
 # Environment: BENCHMARKS_SCRATCH_PATH sets the scratch path (the flag wins); TMPDIR where the
 # callgrind files go (removed at the end unless --keep).
 #
@@ -32,6 +39,9 @@ n=100000
 workloads="W1,W3"
 build=1
 keep=0
+baseline=""
+tolerance=15
+write_baseline=""
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 needs_value() {
@@ -50,12 +60,23 @@ while [ $# -gt 0 ]; do
     --scratch-path=*) scratch="${1#*=}"; shift ;;
     --no-build) build=0; shift ;;
     --keep) keep=1; shift ;;
+    --baseline) needs_value "$@"; baseline="$2"; shift 2 ;;
+    --tolerance) needs_value "$@"; tolerance="$2"; shift 2 ;;
+    --write-baseline) needs_value "$@"; write_baseline="$2"; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "callgrind: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 if ! [[ "$n" =~ ^[1-9][0-9]*$ ]]; then
   echo "callgrind: --n must be a positive whole number, not '$n'" >&2
+  exit 2
+fi
+if ! [[ "$tolerance" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+  echo "callgrind: --tolerance must be a percentage, not '$tolerance'" >&2
+  exit 2
+fi
+if [ -n "$baseline" ] && ! [ -r "$baseline" ]; then
+  echo "callgrind: cannot read the baseline '$baseline'" >&2
   exit 2
 fi
 if ! command -v valgrind >/dev/null; then
@@ -110,6 +131,7 @@ instructions() {
 
 start=$SECONDS
 rows=()
+counts=()
 for index in "${!cells[@]}"; do
   cell="${cells[$index]}"
   echo "callgrind: $cell ($((index + 1))/${#cells[@]})…" >&2
@@ -122,6 +144,7 @@ for index in "${!cells[@]}"; do
       'BEGIN { printf "%.1f", ((a - b) - (c - d)) / n }'
   )"
   rows+=("| ${cell%% *} | ${cell#* } | $per_operation |")
+  counts+=("$cell"$'\t'"$per_operation")
 done
 
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -134,3 +157,31 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "callgrind Ir per operation, (Ir(2N, 2 runs) − Ir(2N, 1 run) − Ir(N, 2 runs) + Ir(N, 1 run)) / N"
 echo "with N = $n; release build at $commit; $((SECONDS - start)) s under callgrind."
+
+if [ -n "$write_baseline" ]; then
+  printf '%s\n' "${counts[@]}" >"$write_baseline"
+  echo "callgrind: baseline written to $write_baseline" >&2
+fi
+if [ -n "$baseline" ]; then
+  echo
+  echo "Against $baseline (tolerance +$tolerance%):"
+  if ! printf '%s\n' "${counts[@]}" | awk -F '\t' -v tolerance="$tolerance" '
+    NR == FNR { base[$1] = $2; order[++cells] = $1; next }
+    { now[$1] = $2 }
+    END {
+      failed = 0
+      for (i = 1; i <= cells; i++) {
+        cell = order[i]
+        if (!(cell in now)) { printf "  MISSING  %s (baseline %s)\n", cell, base[cell]; failed = 1; continue }
+        limit = base[cell] * (1 + tolerance / 100)
+        change = (now[cell] - base[cell]) / base[cell] * 100
+        verdict = now[cell] > limit ? "OVER" : "ok"
+        if (now[cell] > limit) failed = 1
+        printf "  %-4s %s: %s (baseline %s, %+.1f%%)\n", verdict, cell, now[cell], base[cell], change
+      }
+      exit failed
+    }' "$baseline" -; then
+    echo "callgrind: a cell costs more instructions than its baseline allows" >&2
+    exit 1
+  fi
+fi
