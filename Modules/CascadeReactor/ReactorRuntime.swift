@@ -20,14 +20,15 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 {
   @usableFromInline typealias Core = ReactorCore<Action, Mutation, State>
 
-  // Safety: `unmanagedCore` is written once, under `startState`'s lock, when the core is built
-  // and before anything can send to its store; `started` is stored (release) after that. It is
-  // read after loading `started` (acquire), under that lock, or by the store's processing of an
-  // input, which happens after the core was connected (`ReactorStart`).
-  /// The running machinery, retained by the runtime (released in `deinit`) and handed out
-  /// unretained: the hot path reaches it without retain and release.
-  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe)
-    var unmanagedCore: Unmanaged<Core>?
+  // Safety: `coreAddress` holds the core retained (released in `deinit`), stored once, when the
+  // core is built and before anything can send to its store, with release ordering; `started`
+  // is stored (release) after that. It is read after loading `started` (acquire), by the
+  // starter after storing it, or by the store's processing of an input, which happens after the
+  // core was connected (`ReactorStart`). An atomic rather than a stored `var`: reading it costs
+  // a plain load, where a `var` of this class would pay a dynamic exclusivity check per action.
+  /// The running machinery's address, retained by the runtime and handed out unretained: the
+  /// hot path reaches it without retain and release.
+  @usableFromInline let coreAddress = Atomic<UnsafeMutableRawPointer?>(nil)
   @usableFromInline let started = Atomic<Bool>(false)
   /// How far the start has got (see ``ReactorStart``).
   ///
@@ -44,16 +45,19 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// only happens once the core was built (see the safety note above).
   @inlinable
   var builtCore: Unmanaged<Core> {
-    // Safety: see `unmanagedCore`; a debug build checks it.
-    assert(unmanagedCore != nil, "the reactor's core was read before it was built")
-    return unmanagedCore.unsafelyUnwrapped
+    // Safety: see `coreAddress`; a debug build checks it.
+    let address = coreAddress.load(ordering: .relaxed)
+    assert(address != nil, "the reactor's core was read before it was built")
+    return Unmanaged.fromOpaque(address.unsafelyUnwrapped)
   }
 
   /// Creates a runtime; it starts on first use.
   public init() {}
 
   deinit {
-    unmanagedCore?.release()
+    if let address = coreAddress.load(ordering: .acquiring) {
+      Unmanaged<Core>.fromOpaque(address).release()
+    }
   }
 
   /// Whether the reactor is stubbed.
@@ -181,7 +185,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let (core, connect) = Core.build(reactor)
     startState.withLock { start in
-      unmanagedCore = Unmanaged.passRetained(core)
+      coreAddress.store(Unmanaged.passRetained(core).toOpaque(), ordering: .releasing)
       start.built(core)
     }
     connect()
@@ -596,10 +600,10 @@ final class TransformProbe: Sendable {
 
 @usableFromInline
 final class WeakReactor<R: Reactor>: @unchecked Sendable {
-  // Safety: `reactor` is only assigned in `init`; loading a weak reference is atomic, and
-  // reactors are Sendable. `current` is only touched by the thread processing the reactor's
+  // Safety: `reactor` is a `weak let` (assigned in `init` only); loading a weak reference is
+  // atomic, and reactors are Sendable. `current` is only touched by the thread processing the reactor's
   // store, while `expand` holds a strong reference to the reactor it points to.
-  @usableFromInline @exclusivity(unchecked) weak var reactor: R?
+  @usableFromInline weak let reactor: R?
   /// Behind a pointer: no dynamic exclusivity check on the hot path.
   @usableFromInline let currentSlot = UnsafeMutablePointer<Unmanaged<R>?>.allocate(capacity: 1)
 

@@ -74,18 +74,20 @@ struct ViewTests {
   }
 
   @MainActor
-  @Test func assigningTheReactorBindsOnce() {
+  @Test func assigningTheReactorBindsOnce() async {
     let view = CounterView()
     #expect(view.reactor == nil)
     let reactor = CounterReactor()
     view.reactor = reactor  // inject reactor
     #expect(view.bindCount == 1)
     #expect(view.reactor === reactor)
+    await mainQueueDrained()
     #expect(view.countLabel == "0")
 
     view.incrementButton.onNext(())
     view.incrementButton.onNext(())
     view.decrementButton.onNext(())
+    await mainQueueDrained()
     #expect(view.countLabel == "1")
     #expect(reactor.currentState.count == 1)
     #expect(view.bindCount == 1)
@@ -95,7 +97,7 @@ struct ViewTests {
   // Reassigning disposes the previous bindings: the old reactor no longer gets the taps, and the
   // label follows the new one. Assigning `nil` only disposes.
   @MainActor
-  @Test func reassigningDisposesThePreviousBindings() {
+  @Test func reassigningDisposesThePreviousBindings() async {
     let view = CounterView()
     let first = CounterReactor()
     let second = CounterReactor()
@@ -109,9 +111,11 @@ struct ViewTests {
     view.incrementButton.onNext(())
     #expect(first.currentState.count == 1)
     #expect(second.currentState.count == 2)
+    await mainQueueDrained()
     #expect(view.countLabel == "2")
 
     first.send(.decrement)  // the old reactor's states no longer reach the view
+    await mainQueueDrained()
     #expect(view.countLabel == "2")
 
     view.reactor = nil

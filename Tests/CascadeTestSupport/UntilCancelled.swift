@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Suspends the current task until it is cancelled, then throws `CancellationError`.
 ///
 /// The stand-in for work that never ends on its own: a command, effect or stream that only its
@@ -16,4 +18,16 @@ public func suspendUntilCancelled() async throws {
   for await _ in stream {}
   withExtendedLifetime(continuation) {}
   throw CancellationError()
+}
+
+/// Waits until the main queue has run everything enqueued on it before this call.
+///
+/// `MainScheduler` delivers synchronously only when nothing else waits for the main queue; while
+/// other tests (which run in parallel) have deliveries queued there, it enqueues, to keep their
+/// order. A test that checks what the main queue delivered waits for that delivery with this:
+/// the main queue runs its work in order, so this returns once the delivery has run.
+public func mainQueueDrained() async {
+  await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    DispatchQueue.main.async { continuation.resume() }
+  }
 }

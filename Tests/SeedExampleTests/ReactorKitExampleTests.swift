@@ -509,15 +509,18 @@ struct ReactorKitExampleTests {
     #expect(reactor.currentState.count == 1)
   }
 
-  @Test @MainActor func example2CounterViewController() {
+  @Test @MainActor func example2CounterViewController() async {
     let view = CounterViewController()
     view.viewDidLoad()
+    await mainQueueDrained()
     #expect(view.countLabel.text == "0")
 
     view.incrementButton.tap.onNext(())
     view.incrementButton.tap.onNext(())
+    await mainQueueDrained()
     #expect(view.countLabel.text == "2")
     view.decrementButton.tap.onNext(())
+    await mainQueueDrained()
     #expect(view.countLabel.text == "1")
     #expect(view.reactor?.currentState.count == 1)
     view.reactor = nil

@@ -233,10 +233,12 @@ struct ReactorSeedExampleTests {
     let viewController = PlayerViewController(core: core)
     viewController.viewDidAppear(true)
     await core.settle()
+    await mainQueueDrained()
     #expect(viewController.levelLabel.text == "1")
 
     viewController.didPressLevelUp()
     await core.settle()
+    await mainQueueDrained()
     #expect(viewController.levelLabel.text == "2")
     #expect(seen.values == ["reachability", "errors", "analytics"])
 
@@ -244,6 +246,7 @@ struct ReactorSeedExampleTests {
     core.fire(event: LevelUp())
     await core.settle()
     #expect(core.state.player.level == 3)
+    await mainQueueDrained()
     #expect(viewController.levelLabel.text == "2")
   }
 

@@ -39,8 +39,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// processing token; `nil` otherwise. A reactor passes itself, unretained: the sender keeps it
   /// alive while it processes, which spares a weak load per action.
   @usableFromInline let expand: (@Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void)?
-  /// The context of the thread holding the processing token (see ``expand``); only touched by
-  /// that thread, and cleared under the lock when the token is given up.
+  /// The context of the thread holding the processing token (see ``expand``).
+  // Safety: only the thread holding the processing token touches it (set when it takes the
+  // token, cleared under the lock when it gives it up), so accesses never overlap; unchecked
+  // because the dynamic exclusivity check costs 27% of W1 Store's instructions per action, 28%
+  // of the Reactor's and 22% of Feedback's (Tooling/callgrind.sh, with and without it). The
+  // TSan suites (StoreConcurrencyTests, ReactorConcurrencyTests) send from many threads at once.
   @usableFromInline @exclusivity(unchecked) var processingContext: UnsafeRawPointer?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
@@ -57,12 +61,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   ///
   /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the
   /// processing thread.
-  @usableFromInline @exclusivity(unchecked) var elementGroups: [AnyKeyPath: AnyObject] = [:]
+  @usableFromInline var elementGroups: [AnyKeyPath: AnyObject] = [:]
   /// Whether a synchronous command is executing on the processing thread: what it sends is
   /// goes to `commandQueue` instead of `queue` (processing thread only).
-  @usableFromInline @exclusivity(unchecked) var collectingCommandInputs = false
+  @usableFromInline var collectingCommandInputs = false
   /// Set at the end of `init` when there are middlewares, never changed after.
-  @usableFromInline @exclusivity(unchecked) var dispatcherStorage: MiddlewareDispatcher<Action>?
+  @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
   /// The identity of the thread holding the processing token, or 0.
   @usableFromInline let processingThread = Atomic<UInt>(0)
   /// Whether the processing thread is inside the reducer (and so holds the lock).
