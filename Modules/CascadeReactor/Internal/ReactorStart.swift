@@ -6,16 +6,18 @@
 /// the caller does *after* the lock is released.
 ///
 /// ```
-///            first use                   core built                 nothing pending
-///   idle ──────────────────▶ building ─────────────────▶ connecting ─────────────────▶ started
-///            (starter)           │                           │  ▲
-///                              work: queued            │  ▲ queued work taken
-///                              reads: the starter gets │  │ and done by the starter
-///                                no core, other        └──┘
-///                                threads wait          work: the starter's done now,
-///                                                        other threads' queued
-///                                                      reads: the starter uses the core,
-///                                                        other threads wait
+///          first use             core built                nothing queued
+///   idle ─────────────▶ building ──────────────▶ connecting ────────────────▶ started
+///                                                  │     ▲
+///                                                  └─────┘
+///                                          queued work taken and
+///                                          done by the starter
+///
+///                building                        connecting               started
+///   work         queued                          starter's: done now;     done now
+///                                                others': queued
+///   reads        starter: no core yet;           starter: the core;       the core
+///                others: wait                    others: wait
 /// ```
 ///
 /// Work is what needs the started reactor: an action sent, a subscription to its state made
