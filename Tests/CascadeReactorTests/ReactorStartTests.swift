@@ -147,6 +147,36 @@ struct ReactorStartTests {
 struct ReactorStartConcurrencyTests {
   typealias LogReactor = ReactorStartTests.LogReactor
 
+  /// A `BaseReactor` subclass, which restates `@unchecked Sendable` as every subclass must: it
+  /// adds only an immutable property, and its state lives in the runtime.
+  final class Tally: BaseReactor<Int, Int, Int>, @unchecked Sendable {
+    // Safety: restated from BaseReactor; `step` is immutable.
+    let step: Int
+
+    init(step: Int) {
+      self.step = step
+      super.init(initialState: 0)
+    }
+
+    override var scheduler: any Scheduler { ImmediateScheduler.instance }
+
+    override func reduce(into state: inout Int, mutation: Int) { state += mutation * step }
+  }
+
+  // AT-10: a BaseReactor subclass started and driven by racing threads (under ThreadSanitizer
+  // in CI): every action applied exactly once.
+  @Test func aBaseReactorSubclassRacedByThreads() async {
+    for _ in 0..<20 {
+      let reactor = Tally(step: 2)
+      let finished = await runOnThreads(4) { _ in
+        for _ in 0..<50 { reactor.send(1) }
+      }
+      #expect(finished)
+      await reactor.settle()
+      #expect(reactor.currentState == 400)
+    }
+  }
+
   // AT-10, AT-11: many threads that race to be the first user of a reactor: it starts once, and
   // every action of every thread is applied exactly once, each thread's in its order.
   @Test(arguments: [false, true])

@@ -3,7 +3,7 @@ import Dispatch
 /// Suspends the current task until it is cancelled, then throws `CancellationError`.
 ///
 /// The stand-in for work that never ends on its own: a command, effect or stream that only its
-/// cancellation stops. Unlike a long `Task.sleep`, it holds no timer and has no duration, so a
+/// cancellation stops. Unlike a long sleep, it holds no timer and has no duration, so a
 /// test that uses it cannot depend on the clock.
 ///
 /// ```swift

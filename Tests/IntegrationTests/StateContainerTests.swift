@@ -55,6 +55,7 @@ struct StateContainerTests {
   }
 
   final class SubclassReactor: BaseReactor<Int, Int, Tally>, @unchecked Sendable {
+    // Safety: restated from BaseReactor; the subclass adds one immutable Sendable property.
     let context: Context
 
     init(_ context: Context) {

@@ -11,11 +11,11 @@ import Testing
 // Event>`) in extraction; they are restored from ReactiveFeedback's own README.
 //
 // Port changes beyond imports and stream types:
-// 1. `: Sendable` on `Results` (with `T: Sendable`), `Context`, `State` and `Event`, and
-//    `@unchecked Sendable` on `State`/`Event` for their `NSError` payloads: Cascade's feedback
-//    loop carries states and events across threads, and Swift 6 checks it. (Implicit `Sendable`
-//    is not inferred for a generic struct, nor through `NSError`, which is not `Sendable` in
-//    swift-corelibs-foundation.)
+// 1. `: Sendable` on `Results` (with `T: Sendable`), `Context`, `State` and `Event`: Cascade's
+//    feedback loop carries states and events across threads, and Swift 6 checks it. (Implicit
+//    `Sendable` is not inferred for a generic struct.) Foundation's `NSError` is not `Sendable` in
+//    swift-corelibs-foundation, so this file declares a `Sendable` `NSError` of its own (a domain
+//    and a code, all the seed uses), which the seed's text then names unchanged.
 // 2. The `State` members the snippets use but the seed never shows (`context`, `paging`,
 //    `nextPage`, `lastError`, `retryPage`) are added in an extension, as ReactiveFeedback's example
 //    app has them.
@@ -36,6 +36,13 @@ import Testing
 private struct Movie: Equatable {
   let id: Int
   let title: String
+}
+
+/// Stands in for Foundation's `NSError`, which is not `Sendable` on Linux: the domain and code the
+/// seed's failures carry.
+private struct NSError: Error, Sendable, Equatable {
+  let domain: String
+  let code: Int
 }
 
 // MARK: - State
@@ -60,7 +67,7 @@ private struct Context: Sendable {
   }
 }
 
-private enum State: @unchecked Sendable {
+private enum State: Sendable {
   case initial
   case paging(context: Context)
   case loadedPage(context: Context)
@@ -104,7 +111,7 @@ extension State {
 
 // MARK: - Event
 
-private enum Event: @unchecked Sendable {
+private enum Event: Sendable {
   case startLoadingNextPage
   case response(Results<Movie>)
   case failed(NSError)
@@ -135,20 +142,24 @@ private enum Paging {
 
 /// The seed's `URLSession.shared.fetchMovies(page:)`, faked: pages of two films on a test
 /// scheduler, failing the pages listed in `failing` once each.
-private final class MovieService: @unchecked Sendable {
-  // Safety: only touched on the test's thread, which drives the test scheduler.
+private final class MovieService: Sendable {
   let scheduler: TestScheduler
-  var failing: Set<Int>
-  var requested: [Int] = []
+  private let pages: LockedValue<(failing: Set<Int>, requested: [Int])>
 
   init(scheduler: TestScheduler, failing: Set<Int> = []) {
     self.scheduler = scheduler
-    self.failing = failing
+    pages = LockedValue((failing, []))
   }
 
+  /// The pages asked for, in order.
+  var requested: [Int] { pages.withLock { $0.requested } }
+
   func fetchMovies(page: Int) -> Observable<Results<Movie>, NSError> {
-    requested.append(page)
-    if failing.remove(page) != nil {
+    let fails = pages.withLock { pages in
+      pages.requested.append(page)
+      return pages.failing.remove(page) != nil
+    }
+    if fails {
       return Observable<Results<Movie>, NSError>.error(NSError(domain: "movies", code: page))
         .delay(.seconds(1), scheduler: scheduler)
     }
@@ -162,9 +173,10 @@ private final class MovieService: @unchecked Sendable {
 }
 
 /// Stands in for Foundation's `URLSession`, so the seed's `URLSession.shared.fetchMovies(page:)`
-/// reads as written.
+/// reads as written; a test installs its service.
 private enum URLSession {
-  nonisolated(unsafe) static var shared = MovieService(scheduler: TestScheduler())
+  static let installed = LockedBox(MovieService(scheduler: TestScheduler()))
+  static var shared: MovieService { installed.value }
 }
 
 private func loadNextFeedback(
@@ -220,7 +232,7 @@ private final class Button: Sendable {
 struct ReactiveFeedbackExampleTests {
   @Test func pagingWithRetry() async {
     let scheduler = TestScheduler()
-    URLSession.shared = MovieService(scheduler: scheduler, failing: [2])
+    URLSession.installed.value = MovieService(scheduler: scheduler, failing: [2])
     let nearBottom = PublishSubject<Void, Never>()
     let retry = PublishSubject<Void, Never>()
 

@@ -123,15 +123,17 @@ private final class CounterViewController: View {
 
 /// The README's `UserAPI`, faked on a test scheduler: answers after 1 virtual second.
 private enum UserAPI {
-  nonisolated(unsafe) static var scheduler = TestScheduler()
-  nonisolated(unsafe) static var following: Set<Int> = []
+  /// The scheduler and the followed users a test installs.
+  static let scheduler = LockedBox(TestScheduler())
+  static let following = LockedBox<Set<Int>>([])
 
   static func isFollowing(_ userID: Int) -> Observable<Bool, Never> {
-    Observable.just(following.contains(userID)).delay(.seconds(1), scheduler: scheduler)
+    Observable.just(following.value.contains(userID))
+      .delay(.seconds(1), scheduler: scheduler.value)
   }
 
   static func follow() -> Observable<Void, Never> {
-    Observable.just(()).delay(.seconds(1), scheduler: scheduler)
+    Observable.just(()).delay(.seconds(1), scheduler: scheduler.value)
   }
 }
 
@@ -528,8 +530,8 @@ struct ReactorKitExampleTests {
 
   @Test func profileViewReactorRefreshesAndFollows() {
     let scheduler = TestScheduler()
-    UserAPI.scheduler = scheduler
-    UserAPI.following = [7]
+    UserAPI.scheduler.value = scheduler
+    UserAPI.following.value = [7]
 
     let reactor = ProfileViewReactor()
     reactor.action.onNext(.refreshFollowingStatus(7))
@@ -627,8 +629,8 @@ struct ReactorKitExampleTests {
 
   @Test @MainActor func theReadmeViewBindsItsReactor() {
     let scheduler = TestScheduler()
-    UserAPI.scheduler = scheduler
-    UserAPI.following = [7]
+    UserAPI.scheduler.value = scheduler
+    UserAPI.following.value = [7]
     let profileViewController = ProfileViewController()
 
     profileViewController.reactor = ProfileViewReactor()  // inject reactor

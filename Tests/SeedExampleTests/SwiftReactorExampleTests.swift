@@ -15,7 +15,7 @@ private enum Color: Equatable {
 }
 
 /// The scheduler standing in for `DispatchQueue.global()`: virtual time.
-nonisolated(unsafe) private var testScheduler = TestScheduler()
+private let testScheduler = LockedBox(TestScheduler())
 
 // MARK: - Reactor: the BaseReactor example
 
@@ -31,6 +31,9 @@ private class ExampleReactor: BaseReactor<
   ExampleReactor.Action, ExampleReactor.Mutation, ExampleReactor.State
 >, @unchecked Sendable
 {
+  // Safety: restated from BaseReactor, whose own state lives in its thread-safe runtime; this
+  // subclass adds only immutable Sendable stored properties (ReactorStartConcurrencyTests races a
+  // BaseReactor subclass under ThreadSanitizer).
   enum Action {
     case enterText(String)
     case setSwitch(Bool)
@@ -63,7 +66,7 @@ private class ExampleReactor: BaseReactor<
     case .setSwitchAsync(let value):
       let mutation = Observable.just(Mutation.setSwitch(!value)).delay(
         .seconds(2),
-        scheduler: testScheduler
+        scheduler: testScheduler.value
       )
 
       return Mutations(sync: .setSwitch(value), async: mutation)
@@ -101,12 +104,12 @@ private class ExampleReactor: BaseReactor<
 private enum API {
   struct Failure: Error {}
 
-  nonisolated(unsafe) static var scheduler = TestScheduler()
+  static let scheduler = LockedBox(TestScheduler())
 
   // Not `.error(…).delay(…)`: Cascade's `delay`, like RxSwift's, does not delay a failure,
   // where Combine's does; a Combine port that delays a failing publisher fails at once.
   static func setSetting(_ value: Bool) -> Observable<SettingsReactor.Mutation, any Error> {
-    Observable<Void, any Error>.just(()).delay(.seconds(1), scheduler: scheduler)
+    Observable<Void, any Error>.just(()).delay(.seconds(1), scheduler: scheduler.value)
       .flatMap { _ -> Observable<SettingsReactor.Mutation, any Error> in
         value ? .just(.setSwitch(value)) : .error(Failure())
       }
@@ -127,6 +130,9 @@ private class SettingsReactor: BaseReactor<
   SettingsReactor.Action, SettingsReactor.Mutation, SettingsReactor.State
 >, @unchecked Sendable
 {
+  // Safety: restated from BaseReactor, whose own state lives in its thread-safe runtime; this
+  // subclass adds only immutable Sendable stored properties (ReactorStartConcurrencyTests races a
+  // BaseReactor subclass under ThreadSanitizer).
   enum Action {
     case noMutationNeededAction
     case enterText(String)
@@ -182,6 +188,9 @@ private final class DetailReactor: BaseReactor<
   DetailReactor.Action, DetailReactor.Mutation, DetailReactor.State
 >, @unchecked Sendable
 {
+  // Safety: restated from BaseReactor, whose own state lives in its thread-safe runtime; this
+  // subclass adds only immutable Sendable stored properties (ReactorStartConcurrencyTests races a
+  // BaseReactor subclass under ThreadSanitizer).
   enum Action { case ageChanged(Int) }
   enum Mutation { case setAge(Int) }
   struct State: Equatable { var age = 0 }
@@ -212,6 +221,9 @@ private final class DetailReactor: BaseReactor<
 private class AppReactor: BaseReactor<AppReactor.Action, AppReactor.Mutation, AppReactor.State>,
   @unchecked Sendable
 {
+  // Safety: restated from BaseReactor, whose own state lives in its thread-safe runtime; this
+  // subclass adds only immutable Sendable stored properties (ReactorStartConcurrencyTests races a
+  // BaseReactor subclass under ThreadSanitizer).
   enum Action {
     case nameChanged(String)
   }
@@ -360,7 +372,7 @@ private final class BaseCountingViewController: View {
 struct SwiftReactorExampleTests {
   @Test func exampleReactor() {
     let scheduler = TestScheduler()
-    testScheduler = scheduler
+    testScheduler.value = scheduler
 
     let reactor = ExampleReactor()
     // transform(mutation:) prepends `.setText("hello")` when the reactor starts.
@@ -384,7 +396,7 @@ struct SwiftReactorExampleTests {
 
   @Test func mutateAndReduceSnippets() {
     let scheduler = TestScheduler()
-    API.scheduler = scheduler
+    API.scheduler.value = scheduler
     let reactor = SettingsReactor()
 
     reactor.action.onNext(.enterText("hi"))
