@@ -356,6 +356,11 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   deinit {
+    disposeStreams()
+  }
+
+  /// Disposes the streams of the `transform` hooks and every mutation stream in flight.
+  func disposeStreams() {
     streams.dispose()
     let keyed = keyedStreams.withLock { keyed in
       defer { keyed = [:] }
@@ -547,12 +552,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Ends the machinery: the store shuts down (cancelling its tasks), and every stream —
   /// the hooks', and the mutation streams in flight — is disposed.
   func shutdown() async {
-    streams.dispose()
-    let keyed = keyedStreams.withLock { keyed in
-      defer { keyed = [:] }
-      return Array(keyed.values)
-    }
-    for group in keyed { group.dispose() }
+    disposeStreams()
     await store.shutdown()
   }
 

@@ -274,9 +274,7 @@ struct MainStoreConcurrencyTests {
     // The observation's deliveries that the main scheduler did not run at once were enqueued on
     // the main queue while the inputs were reduced; a block enqueued now runs after them (the
     // main queue is serial, first in first out).
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      DispatchQueue.main.async { continuation.resume() }
-    }
+    await mainQueueDrained()
     #expect(observed.value == 2_000)
     #expect(seen.values == Array(0...2_000))
     subscription.dispose()
