@@ -5,10 +5,11 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
   /// The loop's states: the current one on subscription, then every new one, in order, each
   /// exactly once, delivered synchronously on the thread that reduced it.
   public let states: Observable<State, Never>
-  @usableFromInline let emit: @Sendable (Event, EffectToken?) -> Void
+  @usableFromInline let sendEvent: @Sendable (Event) -> Void
   @usableFromInline let reportError: @Sendable (any Error) -> Void
-  /// Counts an effect as running, and as ended: what the loop's `finish()` waits for.
-  @usableFromInline let effects: EffectTracking
+  /// Registers an effect with the loop's cancellation registry (see ``EffectLease``).
+  @usableFromInline let beginEffect:
+    @Sendable (_ stop: @escaping @Sendable () -> Void) -> EffectLease<Event>?
 
   /// Creates a context; loops build these (and tests of custom feedbacks may).
   public init(
@@ -17,22 +18,22 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
     report: @escaping @Sendable (any Error) -> Void = { _ in }
   ) {
     self.states = states
-    emit = { event, _ in send(event) }
+    sendEvent = send
     reportError = report
-    effects = .none
+    beginEffect = { stop in .unregistered(send: send, stop: stop) }
   }
 
   @usableFromInline
   init(
     states: Observable<State, Never>,
-    emit: @escaping @Sendable (Event, EffectToken?) -> Void,
+    send: @escaping @Sendable (Event) -> Void,
     report: @escaping @Sendable (any Error) -> Void,
-    effects: EffectTracking
+    beginEffect: @escaping @Sendable (@escaping @Sendable () -> Void) -> EffectLease<Event>?
   ) {
     self.states = states
-    self.emit = emit
+    sendEvent = send
     reportError = report
-    self.effects = effects
+    self.beginEffect = beginEffect
   }
 
   /// Reports an effect's error through the loop's diagnostics; the loop goes on.
@@ -44,7 +45,7 @@ public struct FeedbackContext<State: Sendable, Event: Sendable>: Sendable {
   /// a stale state.
   @inlinable
   public func send(_ event: Event) {
-    emit(event, nil)
+    sendEvent(event)
   }
 }
 
@@ -109,27 +110,60 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
       start(
         FeedbackContext<State, Event>(
           states: context.states.map(toChild).asObservable(),
-          emit: { event, token in context.emit(toParent(event), token) },
+          send: { context.send(toParent($0)) },
           report: context.reportError,
-          effects: context.effects
+          beginEffect: { stop in context.beginEffect(stop)?.pullback(toParent) }
         )
       )
     })
   }
 }
 
-/// How a loop counts its running effects, so that `FeedbackLoop.finish()` waits for them.
+/// One running effect of a feedback, registered with its loop's cancellation registry (the
+/// store's, shared with Store commands and reactor streams: see `Store.beginEffect`).
+///
+/// The effect sends its events through ``send``; ``cancel()`` stops it and drops the events it
+/// sent that are not reduced yet; ``end()`` is called exactly once when it ends, however it ends
+/// (what the loop's `finish()` waits for).
 @usableFromInline
-struct EffectTracking: Sendable {
-  let begin: @Sendable () -> Void
+struct EffectLease<Event: Sendable>: Sendable {
+  let send: @Sendable (Event) -> Void
+  let cancel: @Sendable () -> Void
   let end: @Sendable () -> Void
 
+  /// An effect of a context made outside a loop: nothing counts it; cancelling it drops what it
+  /// sends afterwards.
+  static func unregistered(
+    send: @escaping @Sendable (Event) -> Void,
+    stop: @escaping @Sendable () -> Void
+  ) -> EffectLease {
+    let cancelled = LockedFlag()
+    return EffectLease(
+      send: { if !cancelled.value { send($0) } },
+      cancel: {
+        cancelled.set()
+        stop()
+      },
+      end: {}
+    )
+  }
+
   @usableFromInline
-  init(begin: @escaping @Sendable () -> Void, end: @escaping @Sendable () -> Void) {
-    self.begin = begin
+  init(
+    send: @escaping @Sendable (Event) -> Void,
+    cancel: @escaping @Sendable () -> Void,
+    end: @escaping @Sendable () -> Void
+  ) {
+    self.send = send
+    self.cancel = cancel
     self.end = end
   }
 
-  /// Counts nothing: a context made outside a loop.
-  static let none = EffectTracking(begin: {}, end: {})
+  /// The same effect, for a feedback whose events become this one's through `toParent`.
+  func pullback<Child: Sendable>(
+    _ toParent: @escaping @Sendable (Child) -> Event
+  ) -> EffectLease<Child> {
+    let send = send
+    return EffectLease<Child>(send: { send(toParent($0)) }, cancel: cancel, end: end)
+  }
 }

@@ -30,7 +30,7 @@ public import CascadeStreams
 /// releasing the loop, cancels them; events they had emitted but that were not yet reduced are
 /// dropped, and nothing is delivered afterwards.
 public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
-  @usableFromInline let store: Store<State, FeedbackInput<Event>>
+  @usableFromInline let store: Store<State, Event>
   @usableFromInline let subscriptions = CompositeDisposable()
   @usableFromInline let stateStream: Observable<State, Never>
 
@@ -80,37 +80,40 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ) {
     store = Store(
       initialState: initial,
-      middlewares: middlewares.isEmpty ? [] : [FeedbackMiddleware(MiddlewareStack(middlewares))],
+      middlewares: middlewares,
       isolation: .callerThread,
       reentrancy: .queue,
       scheduler: scheduler,
       diagnostics: diagnostics,
-      reducer: { state, input in reduce(&state, input.event) },
-      expand: { input, _, reduceNow in
-        if let token = input.token, token.isCancelled { return }
-        reduceNow(input)
-      }
+      reducer: reduce
     )
     // The store's state stream replays the current state to each subscriber by itself.
     stateStream =
       scheduler is ImmediateScheduler ? store.states : Self.deliver(store.states, on: scheduler)
     let store = store
     let subscriptions = subscriptions
-    let gate = StartGate<Event>()
+    let gate = StartGate<State, Event>()
     let context = FeedbackContext<State, Event>(
       states: store.states,
       // Strong: the loop disposes every feedback (and so these closures) when it stops or is
       // released, which breaks the cycle; a weak reference would give the store a side table
       // and make every retain of it slower.
-      emit: { event, token in
-        let input = FeedbackInput(event: event, token: token)
-        if gate.hold(input) { return }
-        store.send(input)
-      },
+      send: { gate.send($0, through: store) },
       report: { error in
         store.report(.commandFailed(command: "feedback effect", error: error))
       },
-      effects: EffectTracking(begin: { store.beginWork() }, end: { store.endWork() })
+      // Effects are effects of the store's cancellation registry: cancelling one drops the
+      // events it sent that are still queued.
+      beginEffect: { stop in
+        guard let handle = store.beginEffect(id: nil, name: "feedback effect", stop: stop) else {
+          return nil
+        }
+        return EffectLease(
+          send: { gate.send($0, through: handle) },
+          cancel: { handle.cancelEffect() },
+          end: { handle.endEffect() }
+        )
+      }
     )
     // Start every feedback inside one processing turn, so that each sees the initial state
     // before any event they emit on it is reduced.
@@ -142,7 +145,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// reducing (which then reduces it).
   @inlinable
   public func send(_ event: Event) {
-    store.send(FeedbackInput(event: event, token: nil))
+    store.send(event)
   }
 
   /// The current state.
@@ -208,14 +211,14 @@ struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
   @usableFromInline let context: FeedbackContext<State, Event>
   @usableFromInline let into: CompositeDisposable
   /// Holds what feedbacks emit while they start, until all have subscribed to the states.
-  @usableFromInline let gate: StartGate<Event>
+  @usableFromInline let gate: StartGate<State, Event>
 
   @usableFromInline
   init(
     feedbacks: [Feedback<State, Event>],
     context: FeedbackContext<State, Event>,
     into: CompositeDisposable,
-    gate: StartGate<Event>
+    gate: StartGate<State, Event>
   ) {
     self.feedbacks = feedbacks
     self.context = context
@@ -224,10 +227,10 @@ struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
   }
 
   @usableFromInline
-  func execute(state: State, core: Store<State, FeedbackInput<Event>>) {
+  func execute(state: State, core: Store<State, Event>) {
     for feedback in feedbacks { into.insert(feedback.start(context)) }
     // Queued behind the feedbacks' subscriptions: reduced after all of them saw the initial state.
-    gate.open { core.send($0) }
+    gate.open()
   }
 }
 

@@ -220,10 +220,10 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   @usableFromInline let actionInput: PublishSubject<Action, Never>?
   /// Where mutations go when `transform(mutation:)` reworks them; `nil` when it leaves them.
   @usableFromInline let mutationInput: PublishSubject<Mutation, Never>?
-  /// The subscriptions of the transformed streams and of stream mutations in flight.
+  /// The subscriptions of the transformed streams.
+  ///
+  /// Streams of mutations are effects of the store's registry, cancelled with it.
   @usableFromInline let streams = CompositeDisposable()
-  /// The subscriptions of stream mutations started with an id, by id.
-  @usableFromInline let keyedStreams = LockedValue<[AnyHashableSendable: CompositeDisposable]>([:])
 
   /// Builds the machinery of `reactor`, and returns it with the call that connects it: that call
   /// subscribes the streams of the reactor's `transform` hooks, so that what they emit flows in.
@@ -356,17 +356,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   }
 
   deinit {
-    disposeStreams()
-  }
-
-  /// Disposes the streams of the `transform` hooks and every mutation stream in flight.
-  func disposeStreams() {
     streams.dispose()
-    let keyed = keyedStreams.withLock { keyed in
-      defer { keyed = [:] }
-      return Array(keyed.values)
-    }
-    for group in keyed { group.dispose() }
   }
 
   @inlinable
@@ -477,74 +467,35 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
         try await operation(MutationSender { deliver($0, store) })
       }
     case .stream(let stream):
-      // A stream with an id sends through a handle of its own origin, so that cancelling the id
-      // also drops what it already queued (AT-26); cancelling in flight happens now, while this
-      // action is processed.
-      var target = store
-      var end: (@Sendable () -> Void)?
-      if let id = id {
-        if cancelInFlight { store.cancelWhileProcessing(id: id) }
-        let handle = store.beginOrigin(id: id)
-        target = handle
-        end = { handle.endOrigin() }
-      }
-      start(
-        stream,
-        for: action,
-        id: id,
-        cancelInFlight: cancelInFlight,
-        onEnd: end
-      ) { [target] mutation in deliver(mutation, target) }
+      // Cancelling in flight happens now, while this action is processed, so that what the
+      // previous streams queued is dropped (AT-26).
+      if cancelInFlight, let id = id { store.cancelWhileProcessing(id: id) }
+      start(stream, for: action, id: id, deliver: deliver)
     }
   }
 
   /// Subscribes to a stream of mutations now, so that streams on virtual time schedule at once.
   ///
-  /// The subscription is disposed with the reactor, by `cancel(id:)` when it has an id, or by the
-  /// next stream with the same id when `cancelInFlight`. A subscription that ends leaves its
-  /// group, so finished streams are not kept until the reactor goes.
+  /// The stream is an effect of the store's registry: it sends through a handle of its own, is
+  /// disposed by `cancel(id:)` when it has an id, by the next stream with the same id when
+  /// `cancelInFlight`, and when the reactor shuts down or is released; what it queued is then
+  /// dropped.
   @usableFromInline
   func start(
     _ stream: Observable<Mutation, any Error>,
     for action: Action,
     id: (any Hashable & Sendable)?,
-    cancelInFlight: Bool,
-    onEnd: (@Sendable () -> Void)? = nil,
-    deliver: @escaping @Sendable (Mutation) -> Void
+    deliver: @escaping @Sendable (Mutation, Store<State, Input>) -> Void
   ) {
-    let store = store
-    let group: CompositeDisposable
-    if let id {
-      let key = AnyHashableSendable(id)
-      let (previous, keyed) = keyedStreams.withLock { keyed in
-        let previous = cancelInFlight ? keyed.removeValue(forKey: key) : nil
-        if let existing = keyed[key] { return (previous, existing) }
-        let created = CompositeDisposable()
-        keyed[key] = created
-        return (previous, created)
-      }
-      previous?.dispose()
-      group = keyed
-    } else {
-      group = streams
-    }
     let slot = SingleAssignmentDisposable()
-    guard let key = group.insert(slot) else {
-      onEnd?()
+    let name = "mutate(\(action))"
+    guard let handle = store.beginEffect(id: id, name: name, stop: { slot.dispose() }) else {
       return
     }
-    // The stream is work `finish()` waits for, until it ends one way or another.
-    store.beginWork()
     let subscription = stream.subscribe(
-      onNext: deliver,
-      onError: { error in
-        store.report(.commandFailed(command: "mutate(\(action))", error: error))
-      },
-      onDisposed: { [weak group] in
-        group?.detach(for: key)
-        onEnd?()
-        store.endWork()
-      }
+      onNext: { deliver($0, handle) },
+      onError: { error in handle.report(.commandFailed(command: name, error: error)) },
+      onDisposed: { handle.endEffect() }
     )
     slot.setDisposable(subscription)
   }
@@ -552,16 +503,14 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Ends the machinery: the store shuts down (cancelling its tasks), and every stream —
   /// the hooks', and the mutation streams in flight — is disposed.
   func shutdown() async {
-    disposeStreams()
+    streams.dispose()
     await store.shutdown()
   }
 
-  /// Cancels the work started under `id`.
+  /// Cancels the work started under `id`: its tasks and its streams.
   @usableFromInline
   func cancel(id: some Hashable & Sendable) {
     store.cancel(id: id)
-    let group = keyedStreams.withLock { $0.removeValue(forKey: AnyHashableSendable(id)) }
-    group?.dispose()
   }
 }
 
@@ -620,16 +569,5 @@ final class WeakReactor<R: Reactor>: @unchecked Sendable {
   init(_ reactor: R) {
     self.reactor = reactor
     currentSlot.initialize(to: nil)
-  }
-}
-
-/// A `Hashable & Sendable` value, type-erased.
-@usableFromInline
-struct AnyHashableSendable: Hashable, @unchecked Sendable {
-  // Safety: only built from `Sendable` values, which AnyHashable wraps unchanged.
-  let base: AnyHashable
-
-  init(_ value: some Hashable & Sendable) {
-    base = AnyHashable(value)
   }
 }

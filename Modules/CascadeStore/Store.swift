@@ -37,8 +37,9 @@ public import CascadeStreams
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let engine: StoreEngine<State, Action>
   private let ownsEngine: Bool
-  /// The command task this handle was given to, whose inputs are dropped if it is cancelled.
-  @usableFromInline let origin: Int?
+  /// The effect this handle was given to (a command's task, a stream), whose inputs are dropped
+  /// once it is cancelled.
+  @usableFromInline let origin: EffectOrigin?
 
   /// Creates a store with a reducer over typed actions.
   ///
@@ -74,7 +75,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// A handle on `engine` that does not own it, for commands.
-  init(engine: StoreEngine<State, Action>, origin: Int?) {
+  init(engine: StoreEngine<State, Action>, origin: EffectOrigin?) {
     self.engine = engine
     ownsEngine = false
     self.origin = origin
@@ -235,20 +236,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     await engine.finish()
   }
 
-  /// Counts work outside the store's own commands that may still send inputs (a stream of
-  /// mutations, a feedback effect), so that ``finish()`` waits for it.
-  ///
-  /// Pair each call with exactly one ``endWork()``.
-  @usableFromInline
-  package func beginWork() {
-    engine.beginWork()
-  }
-
-  /// Ends work counted by ``beginWork()``.
-  @usableFromInline
-  package func endWork() {
-    engine.endWork()
-  }
 }
 
 extension Store where Action == any Event, State: CascadeStore.State {
@@ -346,20 +333,37 @@ extension Store {
 }
 
 extension Store {
-  /// A handle whose inputs are tagged with a new origin cancellable by `id`, for streams of work
-  /// that are not tasks: after `cancel(id:)`, what the handle sent and is still queued is dropped,
-  /// and what it sends later too.
+  /// Registers an effect that the store does not run itself (a reactor's stream of mutations, a
+  /// feedback loop's effect) with the store's cancellation registry, and returns a handle whose
+  /// inputs are tagged with it; `nil` if the store has shut down.
   ///
-  /// Call `endOrigin()` on the handle when the work ends.
+  /// The effect then follows the registry's semantics (see `EffectRegistry`): it counts in
+  /// ``effectsInFlight`` and ``finish()`` waits for it; ``cancel(id:)`` with its `id`, the
+  /// handle's ``cancelEffect()`` and shutdown call `stop`, and drop what it sent that is still
+  /// queued or sent later. Call ``endEffect()`` on the handle exactly once when the effect ends,
+  /// however it ends (a stream's `onDisposed`).
   @usableFromInline
-  package func beginOrigin(id: some Hashable & Sendable) -> Store {
-    Store(engine: engine, origin: engine.beginOrigin(key: CommandID(id)))
+  package func beginEffect(
+    id: (any Hashable & Sendable)?,
+    name: String,
+    stop: @escaping @Sendable () -> Void
+  ) -> Store? {
+    engine.beginEffect(key: id.map { CommandID($0) }, name: name, stop: stop).map {
+      Store(engine: engine, origin: $0)
+    }
   }
 
-  /// Ends the origin of a handle from `beginOrigin(id:)`.
+  /// Ends the effect of a handle from ``beginEffect(id:name:stop:)``.
   @usableFromInline
-  package func endOrigin() {
-    if let origin { engine.endOrigin(origin) }
+  package func endEffect() {
+    if let origin { engine.endEffect(origin.id) }
+  }
+
+  /// Cancels the effect of a handle from ``beginEffect(id:name:stop:)``, from any thread: its
+  /// `stop` is called, and what it sent that is still queued is dropped.
+  @usableFromInline
+  package func cancelEffect() {
+    if let origin { engine.cancelEffect(origin.id) }
   }
 }
 

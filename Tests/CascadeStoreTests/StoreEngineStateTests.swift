@@ -37,7 +37,7 @@ struct StoreEngineStateTests {
     shared.stopAccepting()
     #expect(shared.lifecycle == .draining)
     #expect(!shared.accepts(Self.action("a")))
-    #expect(shared.accepts(.expireCommands) && shared.accepts(.forget(1)))
+    #expect(shared.accepts(.expireCommands))
     _ = shared.close()
     #expect(shared.lifecycle == .closed)
     #expect(!shared.accepts(.expireCommands))
@@ -79,10 +79,10 @@ struct StoreEngineStateTests {
   @Test func atRestOnlyWithNoWorkNoQueueAndNoOneProcessing() {
     var shared = Shared(state: 0)
     #expect(shared.isQuiescent)
-    shared.otherWork = 1
+    let effect = shared.effects.register(key: nil, stop: nil)
     #expect(!shared.isQuiescent)
     #expect(shared.takeWorkWaitersIfIdle().isEmpty)
-    shared.otherWork = 0
+    _ = shared.effects.end(effect.id)
     shared.queue.append(Self.action("a"))
     #expect(!shared.isQuiescent)
     _ = shared.queue.popFirst()
@@ -90,7 +90,7 @@ struct StoreEngineStateTests {
     #expect(!shared.isQuiescent)
     shared.token = .idle
     #expect(shared.isQuiescent)
-    shared.otherWork = 1
+    _ = shared.effects.register(key: nil, stop: nil)
     _ = shared.close()
     #expect(shared.isQuiescent)  // a closed store is at rest
   }

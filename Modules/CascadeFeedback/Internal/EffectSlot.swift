@@ -2,12 +2,12 @@ import CascadeStreams
 
 /// The one effect a query or predicate feedback runs at a time.
 ///
-/// Replacing the effect cancels the previous one: its subscription is disposed and its token
-/// cancelled, so events it emitted that the loop has not reduced yet are dropped.
+/// Replacing the effect cancels the previous one through the loop's cancellation registry: its
+/// subscription is disposed, and the events it emitted that the loop has not reduced yet are
+/// dropped. An effect that completed has left the registry, so replacing it drops nothing.
 final class EffectSlot<State: Sendable, Event: Sendable>: Sendable {
   private struct Running {
-    var token: EffectToken?
-    var subscription: (any Disposable)?
+    var lease: EffectLease<Event>?
     var isDisposed = false
   }
 
@@ -20,44 +20,31 @@ final class EffectSlot<State: Sendable, Event: Sendable>: Sendable {
 
   /// Cancels the running effect, then starts `effect` if there is one.
   func replace(with effect: Observable<Event, Never>?) {
-    let (previousToken, previousSubscription) = running.withLock { running in
-      defer {
-        running.token = nil
-        running.subscription = nil
-      }
-      return (running.token, running.subscription)
+    let previous = running.withLock { running in
+      defer { running.lease = nil }
+      return running.lease
     }
-    previousToken?.cancel()
-    previousSubscription?.dispose()
+    previous?.cancel()
     guard let effect else { return }
-    let token = EffectToken()
     let slot = SingleAssignmentDisposable()
+    guard let lease = context.beginEffect({ slot.dispose() }) else { return }
     let accepted = running.withLock { running -> Bool in
       guard !running.isDisposed else { return false }
-      running.token = token
-      running.subscription = slot
+      running.lease = lease
       return true
     }
-    guard accepted else { return }
-    let context = context
-    // Running until it ends, however it ends: what the loop's `finish()` waits for.
-    context.effects.begin()
+    guard accepted else {
+      lease.cancel()
+      lease.end()
+      return
+    }
     slot.setDisposable(
       effect.subscribe(
-        onNext: { context.emit($0, token) },
-        // An effect that completes normally is not cancelled: the next `replace` must not cancel
-        // its token, or the events it emitted that still wait to be reduced would be dropped.
-        onCompleted: { [weak self] in self?.complete(token) },
-        onDisposed: { context.effects.end() }
+        onNext: { lease.send($0) },
+        // Running until it ends, however it ends: what the loop's `finish()` waits for.
+        onDisposed: { lease.end() }
       )
     )
-  }
-
-  /// Forgets `token` if it is still the running effect's: it completed, so it is not cancelled.
-  private func complete(_ token: EffectToken) {
-    running.withLock { running in
-      if running.token === token { running.token = nil }
-    }
   }
 
   /// Cancels the running effect and refuses new ones.

@@ -42,8 +42,8 @@ extension StoreEngine {
     }
   }
 
-  /// Starts `body` in a task the store tracks, cancels on shutdown, and, when it has a `key`,
-  /// cancels with `cancel(id:)`.
+  /// Starts `body` in a task the store tracks (an effect of ``EffectRegistry``), cancelled on
+  /// shutdown and, when it has a `key`, by `cancel(id:)`.
   ///
   /// `body` gets a handle whose inputs are tagged with the task, so that inputs it queued before a
   /// cancellation are dropped with it.
@@ -55,9 +55,9 @@ extension StoreEngine {
     let gate = Gate()
     let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
       guard !shared.closed else { return nil }
-      let id = shared.nextTaskID
-      shared.nextTaskID += 1
-      let handle = Store(engine: self, origin: id)
+      let origin = shared.effects.register(key: key, stop: nil)
+      let id = origin.id
+      let handle = Store(engine: self, origin: origin)
       let task = Task { [weak self] in
         await gate.wait()
         do {
@@ -67,10 +67,10 @@ extension StoreEngine {
         } catch {
           if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
         }
-        self?.finishTask(id)
+        self?.endEffect(id)
       }
-      shared.tasks[id] = task
-      if let key { shared.taskKeys[id] = key }
+      // Registered and stopped under the same lock: it cannot have been cancelled meanwhile.
+      _ = shared.effects.setStop(.task(task), for: id)
       return (id, shared.probe)
     }
     guard let started else { return }
@@ -79,45 +79,45 @@ extension StoreEngine {
     gate.open()
   }
 
-  private func finishTask(_ id: Int) {
-    let (removed, cancelled, probe, waiters) = storage.withLock { shared in
-      shared.taskKeys[id] = nil
-      let removed = shared.tasks.removeValue(forKey: id)
-      return (
-        removed, shared.cancelledOrigins.contains(id), shared.probe,
-        removed != nil ? shared.takeWorkWaitersIfIdle() : []
-      )
-    }
-    if removed != nil { Resources.decrement(charging: account) }
-    probe?.commandFinished(id)
-    if cancelled { submit(.forget(id)) }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  /// Counts one more piece of work that may send inputs outside a task the store started.
+  /// Registers an effect that is not a task of the store's (a stream of mutations, a feedback
+  /// effect), cancellable by `key` if it has one; returns its origin, which tags its inputs
+  /// (``Store/beginEffect(id:name:stop:)``), or `nil` if the store has closed.
   ///
-  /// Pair with exactly one ``endWork()``.
+  /// Pair with exactly one ``endEffect(_:)``.
   @usableFromInline
-  func beginWork() {
-    storage.withLock { $0.otherWork += 1 }
+  func beginEffect(
+    key: CommandID?,
+    name: String,
+    stop: @escaping @Sendable () -> Void
+  ) -> EffectOrigin? {
+    let started = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
+      guard !shared.closed else { return nil }
+      return (shared.effects.register(key: key, stop: .dispose(stop)), shared.probe)
+    }
+    guard let (origin, probe) = started else { return nil }
+    _ = Resources.increment(charging: account)
+    probe?.commandStarted(origin.id, name)
+    return origin
   }
 
-  /// Counts one piece of work from ``beginWork()`` as ended.
+  /// Effect `id` ended, however it ended.
   @usableFromInline
-  func endWork() {
-    let waiters = storage.withLock { shared in
-      shared.otherWork -= 1
-      return shared.takeWorkWaitersIfIdle()
+  func endEffect(_ id: Int) {
+    let (ended, probe, waiters) = storage.withLock { shared in
+      let ended = shared.effects.end(id)
+      return (ended, shared.probe, ended ? shared.takeWorkWaitersIfIdle() : [])
     }
+    guard ended else { return }
+    Resources.decrement(charging: account)
+    probe?.commandFinished(id)
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Waits until no task the store started and no work from ``beginWork()`` is left (or the
-  /// store closed).
+  /// Waits until no effect is in flight (or the store closed).
   func waitUntilNoWork() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let done = storage.withLock { shared -> Bool in
-        if shared.closed || (shared.tasks.isEmpty && shared.otherWork == 0) { return true }
+        if shared.closed || shared.effects.count == 0 { return true }
         shared.workWaiters.append(continuation)
         return false
       }
@@ -137,51 +137,32 @@ extension StoreEngine {
     }
   }
 
-  /// Registers an origin for work that is not a task (a stream), cancellable by `key`: inputs
-  /// sent through a handle with this origin are dropped once `cancel(id:)` cancels it.
-  @usableFromInline
-  func beginOrigin(key: CommandID) -> Int {
-    storage.withLock { shared in
-      let id = shared.nextTaskID
-      shared.nextTaskID += 1
-      shared.taskKeys[id] = key
-      return id
-    }
-  }
-
-  /// Ends an origin from `beginOrigin(key:)`; a cancelled one is forgotten once what it queued
-  /// has been dropped.
-  @usableFromInline
-  func endOrigin(_ id: Int) {
-    let cancelled = storage.withLock { shared in
-      shared.taskKeys[id] = nil
-      return shared.cancelledOrigins.contains(id)
-    }
-    if cancelled { submit(.forget(id)) }
-  }
-
-  /// Cancels the tasks started under `id` and the parked commands with that id.
+  /// Cancels the effects started under `id` and the parked commands with that id.
   ///
-  /// What the tasks already queued is dropped. Runs while processing, so it is a barrier in the
-  /// order of inputs.
+  /// Their tasks are cancelled and their streams disposed; what they already queued is dropped.
+  /// Run while processing (a `.cancel` work item, or a reactor's `mutate`) it is a barrier in
+  /// the order of inputs.
   @usableFromInline
   func cancel(id: CommandID) {
-    let (tasks, parked) = storage.withLock { shared in
-      var tasks: [Task<Void, Never>] = []
-      for (task, key) in shared.taskKeys where key == id {
-        shared.cancelledOrigins.insert(task)
-        if let handle = shared.tasks[task] { tasks.append(handle) }
-      }
+    let (stops, parked) = storage.withLock { shared in
+      let stops = shared.effects.cancel(key: id)
       var parked = 0
       shared.parked.removeAll { command in
         guard command.command.id == id else { return false }
         parked += 1
         return true
       }
-      return (tasks, parked)
+      return (stops, parked)
     }
-    for task in tasks { task.cancel() }
+    for stop in stops { stop() }
     for _ in 0..<parked { Resources.decrement(charging: account) }
+  }
+
+  /// Cancels one effect by its id, from any thread: what it queued is dropped.
+  @usableFromInline
+  func cancelEffect(_ id: Int) {
+    let stop = storage.withLock { $0.effects.cancel(effect: id) }
+    stop?()
   }
 
   /// Runs the parked commands that the state now allows.
@@ -233,7 +214,7 @@ extension StoreEngine {
   }
 
   var parkedCount: Int { storage.withLock { $0.parked.count } }
-  var inFlightCount: Int { storage.withLock { $0.tasks.count + $0.otherWork } }
+  var inFlightCount: Int { storage.withLock { $0.effects.count } }
 }
 
 /// Holds a task back until its bookkeeping is recorded.

@@ -7,15 +7,15 @@ extension StoreEngine {
   /// Stops accepting inputs, ends or awaits the commands, drains the queue and closes.
   func shutdown(cancellingCommands: Bool) async {
     if cancellingCommands {
-      let tasks = storage.withLock { shared -> [Task<Void, Never>] in
+      let (stops, tasks) = storage.withLock { shared in
         shared.stopAccepting()
-        return Array(shared.tasks.values)
+        return (shared.effects.cancelAll(), shared.effects.tasks)
       }
-      for task in tasks { task.cancel() }
+      for stop in stops { stop() }
       for task in tasks { await task.value }
     } else {
       while true {
-        let tasks = storage.withLock { Array($0.tasks.values) }
+        let tasks = storage.withLock { $0.effects.tasks }
         if tasks.isEmpty { break }
         for task in tasks { await task.value }
       }
@@ -45,10 +45,8 @@ extension StoreEngine {
     let closing = storage.withLock { $0.close() }
     timers.dispose()
     for box in closing.subscriptions where box.cancel() && closing.tellNow { box.storeDidClose() }
-    for task in closing.tasks {
-      task.cancel()
-      Resources.decrement(charging: account)
-    }
+    for stop in closing.stops { stop() }
+    for _ in 0..<closing.effects { Resources.decrement(charging: account) }
     for _ in 0..<closing.parked { Resources.decrement(charging: account) }
     for dropped in closing.dropped { dropped() }
     for waiter in closing.waiters { waiter.resume() }

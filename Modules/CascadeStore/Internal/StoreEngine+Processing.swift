@@ -8,13 +8,12 @@ extension StoreEngine {
   func process(_ work: Work) {
     switch work {
     case .action(let action, let origin, let mark):
-      if let origin, storage.unsafeValue.pointee.cancelledOrigins.contains(origin) { return }
+      if let origin, origin.isCancelled { return }
       reduce(action, mark: mark)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
     case .expireCommands: expireCommands()
     case .cancel(let id): cancel(id: id)
-    case .forget(let origin): storage.withLock { _ = $0.cancelledOrigins.remove(origin) }
     case .run(let body, _): body()
     }
   }

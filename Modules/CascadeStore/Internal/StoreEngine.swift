@@ -169,7 +169,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
   /// sending thread can process it at once (the common, uncontended case).
   @inlinable
-  func submitAction(_ action: Action, origin: Int?, context: UnsafeRawPointer? = nil) {
+  func submitAction(
+    _ action: Action,
+    origin: EffectOrigin?,
+    context: UnsafeRawPointer? = nil
+  ) {
     guard origin == nil, case .callerThread = isolation else {
       submit(.action(action, origin: origin))
       return

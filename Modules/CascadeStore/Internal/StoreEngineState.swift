@@ -4,15 +4,13 @@ public import CascadeStreams
 /// bookkeeping done in order with the inputs.
 @usableFromInline
 enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
-  /// An input; `origin` is the task of the asynchronous command that sent it, if any; `mark`
+  /// An input; `origin` is the effect that sent it (a command's task, a stream), if any; `mark`
   /// is the token it was sent with through `Store.send(_:mark:)`, which the probe reports.
-  case action(Action, origin: Int?, mark: UInt64? = nil)
+  case action(Action, origin: EffectOrigin?, mark: UInt64? = nil)
   case subscribe(SubscriptionBox<State>)
   case command(CommandBox<State, Action>)
   case expireCommands
   case cancel(CommandID)
-  /// Forgets a cancelled task once everything it queued has been dropped.
-  case forget(Int)
   /// Runs `body` on the processing thread, in order with the inputs; `dropped` runs instead
   /// if the store closed first.
   case run(@Sendable () -> Void, dropped: @Sendable () -> Void)
@@ -21,7 +19,7 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   var isInternal: Bool {
     switch self {
-    case .expireCommands, .forget: true
+    case .expireCommands: true
     default: false
     }
   }
@@ -89,16 +87,11 @@ struct EngineState<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var subscriptions: [SubscriptionBox<State>] = []
   @usableFromInline var sequence: UInt64 = 0
   @usableFromInline var parked: [ParkedCommand<State, Action>] = []
-  @usableFromInline var tasks: [Int: Task<Void, Never>] = [:]
-  @usableFromInline var taskKeys: [Int: CommandID] = [:]
-  @usableFromInline var nextTaskID = 1
-  /// Tasks cancelled by id whose queued inputs must be dropped; touched only while processing.
-  @usableFromInline var cancelledOrigins: Set<Int> = []
+  /// The effects in flight (commands' tasks, mutation streams, feedback effects), and which
+  /// were cancelled.
+  @usableFromInline var effects = EffectRegistry()
   @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  /// Work outside the queue that may still send inputs, besides `tasks`: streams of mutations,
-  /// feedback effects (``beginWork()``).
-  @usableFromInline var otherWork = 0
-  /// Who waits for `tasks` and `otherWork` to be gone (``waitUntilNoWork()``).
+  /// Who waits for the effects to be gone (``waitUntilNoWork()``).
   @usableFromInline var workWaiters: [CheckedContinuation<Void, Never>] = []
   @usableFromInline var current: String?
   /// Subscriptions ended by `close()` while a thread was processing: that thread tells them
@@ -193,8 +186,10 @@ extension EngineState {
     var subscriptions: [SubscriptionBox<State>]
     /// Whether to tell them now; otherwise the processing thread tells them when it stops.
     var tellNow: Bool
-    /// Command tasks to cancel.
-    var tasks: [Task<Void, Never>]
+    /// Effects to stop.
+    var stops: [EffectStop]
+    /// How many effects were in flight (each charged to the store's resource account).
+    var effects: Int
     /// How many parked commands were dropped.
     var parked: Int
     /// What queued `run` work runs instead, now that it will not run.
@@ -213,9 +208,9 @@ extension EngineState {
     }
     let tellNow = !processing
     if !tellNow { closedBoxes = subscriptions }
+    let (stops, effectCount) = effects.removeAll()
     defer {
       subscriptions = []
-      tasks = [:]
       parked = []
       idleWaiters = []
       workWaiters = []
@@ -223,7 +218,8 @@ extension EngineState {
     return Closing(
       subscriptions: subscriptions,
       tellNow: tellNow,
-      tasks: Array(tasks.values),
+      stops: stops,
+      effects: effectCount,
       parked: parked.count,
       dropped: dropped,
       waiters: idleWaiters + workWaiters
@@ -233,7 +229,7 @@ extension EngineState {
   /// The waiters for the end of all work, taken out if no work is left.
   @usableFromInline
   mutating func takeWorkWaitersIfIdle() -> [CheckedContinuation<Void, Never>] {
-    guard tasks.isEmpty, otherWork == 0, !workWaiters.isEmpty else { return [] }
+    guard effects.count == 0, !workWaiters.isEmpty else { return [] }
     defer { workWaiters = [] }
     return workWaiters
   }
@@ -243,7 +239,7 @@ extension EngineState {
   @usableFromInline
   var isQuiescent: Bool {
     closed
-      || (tasks.isEmpty && otherWork == 0 && !processing && queue.isEmpty
+      || (effects.count == 0 && !processing && queue.isEmpty
         && commandQueue.isEmpty)
   }
 }
