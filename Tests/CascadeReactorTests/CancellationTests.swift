@@ -136,6 +136,40 @@ struct CancellationTests {
     #expect(reactor.currentState.loaded == true)
   }
 
+  // One registry for every kind of work: a stream and an operation under the same id are the
+  // same key, so a latest-wins operation cancels the stream, and what it would send is dropped.
+  @Test func latestWinsAcrossStreamsAndOperations() async throws {
+    let clock = TestScheduler()
+    let reactor = SearchReactor(clock: clock, latency: { _ in .seconds(1) })
+    reactor.send(.searchStream("stream"))
+    #expect(reactor.effectsInFlight == 1)
+    reactor.send(.search("operation"))
+    // The stream was disposed while the action was processed; the operation runs.
+    #expect(reactor.effectsInFlight == 1)
+    try await clock.waitForPendingItems(1)
+    #expect(clock.pendingCount == 1)  // the operation's sleep: the stream's delay is gone
+    await clock.advance(by: .seconds(2))
+    await reactor.finish()
+    #expect(reactor.currentState == SearchReactor.State(query: "operation", results: ["operation"]))
+    #expect(reactor.effectsInFlight == 0)
+  }
+
+  // Shutdown cancels every effect in the registry: streams as well as tasks.
+  @Test func shutdownEndsStreamsAndOperations() async throws {
+    let clock = TestScheduler()
+    let reactor = SearchReactor(clock: clock)
+    reactor.send(.loadStream)
+    reactor.send(.load)
+    try await clock.waitForPendingItems(2)
+    #expect(reactor.effectsInFlight == 2)
+    await reactor.shutdown()
+    #expect(reactor.effectsInFlight == 0)
+    #expect(clock.pendingCount == 0)
+    await clock.run()
+    #expect(reactor.currentState.loaded == false)
+    #expect(reactor.failures.value == 0)
+  }
+
   /// a → ab → abc within 100 ms; the responses arrive in the order abc (300 ms), a (500 ms),
   /// ab (600 ms).
   static func latency(_ query: String) -> Duration {
