@@ -110,11 +110,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     engine.submitAction(action, origin: origin)
   }
 
-  /// Sends an action with a context the engine's `expand` receives while the sending thread
-  /// processes it (see `StoreEngine.expand`).
+  /// Sends an action on behalf of `sender`, which the store's step receives for every input the
+  /// sending thread processes (see ``EngineStep``).
   @inlinable
-  package func send(_ action: Action, context: UnsafeRawPointer) {
-    engine.submitAction(action, origin: origin, context: context)
+  package func send(_ action: Action, sender: Unmanaged<AnyObject>) {
+    engine.submitAction(action, origin: origin, sender: sender)
   }
 
   /// Fires a command: it runs with a copy of the state, in order with the actions sent before
@@ -280,8 +280,9 @@ extension Store {
     engine.diagnostics(diagnostic)
   }
 
-  /// A store whose engine turns each input into the inputs to reduce now, on the processing
-  /// thread (a reactor's action into its synchronous mutations).
+  /// A store whose engine runs `step` for each input, on the processing thread: it turns the
+  /// input into the inputs to reduce now (a reactor's action into its synchronous mutations),
+  /// each with the reducer to use (see ``EngineStep``).
   @usableFromInline
   package convenience init(
     initialState: State,
@@ -291,7 +292,7 @@ extension Store {
     scheduler: any Scheduler,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
     reducer: @escaping @Sendable (inout State, Action) -> Void,
-    expand: @escaping @Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void
+    step: @escaping EngineStep<State, Action>
   ) {
     self.init(
       engine: StoreEngine(
@@ -302,7 +303,7 @@ extension Store {
         isolation: isolation,
         reentrancy: reentrancy,
         diagnostics: diagnostics,
-        expand: expand
+        step: step
       ),
       owning: true
     )

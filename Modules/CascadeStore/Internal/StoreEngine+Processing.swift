@@ -5,11 +5,11 @@ extension StoreEngine {
   // MARK: - Processing (on the thread holding the processing token)
 
   @inlinable
-  func process(_ work: Work) {
+  func process(_ work: Work, sender: Unmanaged<AnyObject>?) {
     switch work {
     case .action(let action, let origin, let mark):
       if let origin, origin.isCancelled { return }
-      reduce(action, mark: mark)
+      reduce(action, mark: mark, sender: sender)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
     case .expireCommands: expireCommands()
@@ -18,8 +18,10 @@ extension StoreEngine {
     }
   }
 
+  /// Runs the middlewares' interception, the architecture's ``step`` (if any), and reduces what
+  /// it says to reduce now.
   @inlinable
-  func reduce(_ input: Action, mark: UInt64? = nil) {
+  func reduce(_ input: Action, mark: UInt64?, sender: Unmanaged<AnyObject>?) {
     var action = input
     if hasMiddlewares {
       guard
@@ -29,18 +31,18 @@ extension StoreEngine {
       }
       action = intercepted
     }
-    if let expand {
-      expand(action, processingContext) { apply($0, mark: mark) }
+    if let step {
+      step(action, sender) { input, reducer in apply(input, mark: mark, reducer: reducer) }
     } else {
-      apply(action, mark: mark)
+      apply(action, mark: mark, reducer: reducer)
     }
   }
 
-  /// Reduces `action` in place on the processing thread.
+  /// Reduces `action` in place with `reducer` on the processing thread, under the lock.
   ///
   /// Then runs the middlewares' processing and notifies the subscriptions.
   @inlinable
-  func apply(_ action: Action, mark: UInt64?) {
+  func apply(_ action: Action, mark: UInt64?, reducer: (inout State, Action) -> Void) {
     let shared = storage.unsafeValue
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = shared.pointee.state }

@@ -26,26 +26,17 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline typealias Work = EngineWork<State, Action>
   @usableFromInline typealias Shared = EngineState<State, Action>
 
-  // Safety: `storage` guards `Shared`; `reducer`, `middlewares`, `scheduler`, `isolation`,
-  // `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing` are atomics.
+  // Safety: `storage` guards `Shared`; `reducer`, `step`, `middlewares`, `scheduler`,
+  // `isolation`, `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing`
+  // are atomics; `elementGroups` and `collectingCommandInputs` are only touched by the thread
+  // holding the processing token.
   @usableFromInline let storage: LockedValue<Shared>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
-  /// Turns one input into the inputs to reduce now (a reactor's action into its synchronous
-  /// mutations), on the processing thread; `nil` reduces each input as it is.
-  ///
-  /// Its second argument is the *context* the sender passed to ``submitAction(_:origin:context:)``
-  /// when the sending thread processes the input itself, for as long as that thread holds the
-  /// processing token; `nil` otherwise. A reactor passes itself, unretained: the sender keeps it
-  /// alive while it processes, which spares a weak load per action.
-  @usableFromInline let expand: (@Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void)?
-  /// The context of the thread holding the processing token (see ``expand``).
-  // Safety: only the thread holding the processing token touches it (set when it takes the
-  // token, cleared under the lock when it gives it up), so accesses never overlap; unchecked
-  // because the dynamic exclusivity check costs 27% of W1 Store's instructions per action, 28%
-  // of the Reactor's and 22% of Feedback's (Tooling/callgrind.sh, with and without it). The
-  // TSan suites (StoreConcurrencyTests, ReactorConcurrencyTests) send from many threads at once.
-  @usableFromInline @exclusivity(unchecked) var processingContext: UnsafeRawPointer?
+  /// The architecture's step: turns one input into the inputs to reduce now (a reactor's action
+  /// into its synchronous mutations), on the processing thread, with no lock held; `nil`
+  /// reduces each input as it is with ``reducer``. See ``EngineStep``.
+  @usableFromInline let step: EngineStep<State, Action>?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let scheduler: any Scheduler
@@ -80,10 +71,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     isolation: StoreIsolation,
     reentrancy: ReentrancyPolicy,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
-    expand: (@Sendable (Action, UnsafeRawPointer?, (Action) -> Void) -> Void)? = nil
+    step: EngineStep<State, Action>? = nil
   ) {
     storage = LockedValue(Shared(state: state))
-    self.expand = expand
+    self.step = step
     self.reducer = reducer
     self.middlewares = MiddlewareStack(middlewares)
     hasMiddlewares = !middlewares.isEmpty
@@ -153,27 +144,26 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       queue.async { [self] in
         processingThread.store(currentThreadIdentity(), ordering: .relaxed)
         if let account {
-          account.withCurrent { drain() }
+          account.withCurrent { drain(sender: nil) }
         } else {
-          drain()
+          drain(sender: nil)
         }
       }
     } else {
       processingThread.store(me, ordering: .relaxed)
       storage.unlock()
-      process(work)
-      drain()
+      process(work, sender: nil)
+      drain(sender: nil)
     }
   }
 
   /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
   /// sending thread can process it at once (the common, uncontended case).
+  ///
+  /// `sender` is handed to the ``step`` of every input this thread processes before it gives up
+  /// the processing token (see ``EngineStep``).
   @inlinable
-  func submitAction(
-    _ action: Action,
-    origin: EffectOrigin?,
-    context: UnsafeRawPointer? = nil
-  ) {
+  func submitAction(_ action: Action, origin: EffectOrigin?, sender: Unmanaged<AnyObject>? = nil) {
     guard origin == nil, case .callerThread = isolation else {
       submit(.action(action, origin: origin))
       return
@@ -193,10 +183,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
     shared.pointee.token = .held
     processingThread.store(me, ordering: .relaxed)
-    processingContext = context
     storage.unlock()
-    reduce(action)
-    drain()
+    reduce(action, mark: nil, sender: sender)
+    drain(sender: sender)
   }
 
   /// Work sent from inside the store's own processing, on the processing thread.
@@ -253,18 +242,17 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// (``EngineState/hasWork``, ``EngineState/takeNext()``,
   /// ``EngineState/releaseToken()``).
   @inlinable
-  func drain() {
+  func drain(sender: Unmanaged<AnyObject>?) {
     let shared = storage.unsafeValue
     while true {
       storage.lock()
       if shared.pointee.hasWork {
         let work = shared.pointee.takeNext()
         storage.unlock()
-        process(work)
+        process(work, sender: sender)
         continue
       }
       processingThread.store(0, ordering: .relaxed)
-      processingContext = nil
       let release = shared.pointee.releaseToken()
       storage.unlock()
       if let release {

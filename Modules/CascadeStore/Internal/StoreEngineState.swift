@@ -25,6 +25,31 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
+/// An architecture's step between receiving an input and reducing: how a reactor turns an
+/// action into its mutations on the store it runs on.
+///
+/// The engine calls it on the processing thread, with no lock held, for each input (after the
+/// middlewares' interception), with:
+/// - the input;
+/// - the *sender*: the object that sent the input through `Store.send(_:sender:)` and processes
+///   it on its own thread, kept alive by that call and handed over unretained (a reactor, whose
+///   retains are slow: see its `// Safety:` note); passed for every input that thread processes
+///   before it gives up the processing token, and `nil` for inputs processed by another drain
+///   (the step then finds its owner another way, e.g. a weak reference);
+/// - `reduceNow(input, reducer)`: reduces `input` at once with `reducer`, under the lock, then
+///   runs the middlewares' processing and notifies the subscriptions. It may be called any
+///   number of times (none: the input only starts work).
+///
+/// A step is the *program* of an architecture: what runs outside the lock (`mutate`), and what
+/// runs under it (the reducer it passes).
+@usableFromInline
+package typealias EngineStep<State, Action> =
+  @Sendable (
+    _ input: Action,
+    _ sender: Unmanaged<AnyObject>?,
+    _ reduceNow: (Action, (inout State, Action) -> Void) -> Void
+  ) -> Void
+
 /// Who holds a store engine's processing token (see ``EngineState``).
 @usableFromInline
 enum EngineToken: Sendable {
