@@ -33,9 +33,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let storage: LockedValue<Shared>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
-  /// The architecture's step: turns one input into the inputs to reduce now (a reactor's action
-  /// into its synchronous mutations), on the processing thread, with no lock held; `nil`
-  /// reduces each input as it is with ``reducer``. See ``EngineStep``.
+  /// The architecture's step, if it has one (see ``EngineStep``).
+  ///
+  /// It turns one input into the inputs to reduce now (a reactor's action into its synchronous
+  /// mutations), on the processing thread, with no lock held; without one, each input is reduced
+  /// as it is with ``reducer``.
   @usableFromInline let step: EngineStep<State, Action>?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
