@@ -4,14 +4,14 @@ import IssueReporting
 /// The checks behind every assertion of a ``TestStore`` (AT-33), and how their failures are
 /// reported or, in non-exhaustive mode, skipped.
 extension TestStore {
-  /// Checks the state change of one reduced action against the assertion closure.
-  func assertStep(
-    _ step: TestStoreLog<State, Action>.Step,
+  /// Checks the state change of one sent or received input against the assertion closure.
+  func assertChange(
+    _ change: TestStoreLog<State, Action, Received>.Change,
     label: String,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at site: CallSite
   ) {
-    let (before, after) = (step.before, step.after)
+    let (before, after) = (change.before, change.after)
     guard let update = updateStateToExpectedResult else {
       // Nothing asserted: the state must not have changed.
       guard after != before else { return }
@@ -78,37 +78,39 @@ extension TestStore {
     return mismatchMessage(title, expected: expected, actual: after, note: "")
   }
 
-  /// Fails for, or skips, the received actions not asserted before `label`.
+  /// Fails for, or skips, the received inputs not asserted before `label`.
   func reportUnassertedReceived(before label: String, at site: CallSite) {
-    let actions = log.withLock { contents in
+    let values = log.withLock { contents in
       defer { contents.received = [] }
-      return contents.received.map(\.action)
+      return contents.received.map(\.value)
     }
-    guard !actions.isEmpty else { return }
+    guard !values.isEmpty else { return }
     if log.exhaustivity == .on {
       report(
         """
-        \(count(actions.count, "received action")) must be asserted before \(label):
+        \(count(values.count, "received \(driver.vocabulary.received)")) must be asserted \
+        before \(label):
 
-        \(describeList(actions))
+        \(describeList(values))
         """,
         at: site
       )
     } else {
-      for action in actions {
-        skip("Skipped receiving \(describe(action)) before \(label)", at: site)
+      for value in values {
+        skip("Skipped receiving \(describe(value)) before \(label)", at: site)
       }
     }
   }
 
   /// Fails for, or skips, what is left at the end.
   ///
-  /// That is the received actions not asserted and the commands still running or waiting; each
-  /// is reported once.
+  /// That is the received inputs not asserted and the work still running or waiting; each is
+  /// reported once.
   func reportLeftovers(at site: CallSite, when: String) {
-    let parked = store.parkedCommandCount
-    let (actions, commands, reportParked) = log.withLock { contents in
-      let actions = contents.received.map(\.action)
+    let parked = driver.parkedCommandCount()
+    let other = driver.vocabulary.work == nil ? 0 : otherWork
+    let (values, commands, reportParked, reportWork) = log.withLock { contents in
+      let values = contents.received.map(\.value)
       contents.received = []
       let commands = contents.commands
         .filter { !contents.reportedCommands.contains($0.key) }
@@ -116,16 +118,19 @@ extension TestStore {
       contents.reportedCommands.formUnion(commands.map(\.key))
       let reportParked = parked > 0 && !contents.reportedParked
       if reportParked { contents.reportedParked = true }
-      return (actions, commands.map(\.value.description), reportParked)
+      let reportWork = other > 0 && !contents.reportedWork
+      if reportWork { contents.reportedWork = true }
+      return (values, commands.map(\.value.description), reportParked, reportWork)
     }
     var messages: [String] = []
-    if !actions.isEmpty {
+    if !values.isEmpty {
+      let noun = "received \(driver.vocabulary.received)"
       messages.append(
         """
-        \(count(actions.count, "received action")) \(actions.count == 1 ? "was" : "were") not \
-        asserted \(when):
+        \(count(values.count, noun)) \(values.count == 1 ? "was" : "were") not asserted \
+        \(when):
 
-        \(describeList(actions))
+        \(describeList(values))
 
         Assert each with receive(_:), or set exhaustivity to .off.
         """
@@ -140,6 +145,17 @@ extension TestStore {
         \(commands.map { "  " + $0 }.joined(separator: "\n"))
 
         Let it finish (advance the clock it sleeps on), cancel it, or set exhaustivity to .off.
+        """
+      )
+    }
+    if reportWork, let work = driver.vocabulary.work {
+      let (verb, pronoun) = other == 1 ? ("is", "it") : ("are", "them")
+      messages.append(
+        """
+        \(count(other, work)) \(verb) still running \(when)
+
+        Let \(pronoun) end (advance the clock the work waits on), cancel \(pronoun), or set \
+        exhaustivity to .off.
         """
       )
     }
@@ -186,6 +202,16 @@ extension TestStore {
 }
 
 /// "1 command", "2 commands".
-private func count(_ number: Int, _ noun: String) -> String {
+func count(_ number: Int, _ noun: String) -> String {
   "\(number) \(noun)\(number == 1 ? "" : "s")"
+}
+
+/// "1 mutation stream", "2 mutation streams", for a noun given in both numbers.
+func count(_ number: Int, _ noun: (one: String, many: String)) -> String {
+  "\(number) \(number == 1 ? noun.one : noun.many)"
+}
+
+/// "an action", "a mutation", "an event".
+func article(_ noun: String) -> String {
+  (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
 }

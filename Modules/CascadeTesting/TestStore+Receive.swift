@@ -1,37 +1,38 @@
 public import CascadeStore
 import CascadeStreams
 
-extension TestStore where Action: Equatable {
-  /// Asserts that the next action received from a command (or a middleware) is `expected`, and
-  /// the state change it makes.
+extension TestStore where Architecture.Received: Equatable {
+  /// Asserts that the next input received is `expected`, and the state change it makes: an
+  /// action a command (or a middleware) sent back to a store, a mutation of a reactor's
+  /// asynchronous work, an event a loop's feedback emitted.
   ///
   /// ```swift
   /// await store.receive(.loaded(3)) { $0.count = 3 }
   /// ```
   ///
-  /// If the action has not arrived yet, `receive` waits for it. On the ``clock`` it advances
-  /// virtual time, one due item at a time, by at most `duration`, and stops where the action
-  /// arrives; in real time it waits up to ``timeout`` for command tasks to run. Without a clock
-  /// it waits up to `duration` or ``timeout``, whichever is longer, in real time. It fails,
-  /// naming `expected`, if the action never arrives (at once when no command is in flight or
+  /// If the input has not arrived yet, `receive` waits for it. On the ``clock`` it advances
+  /// virtual time, one due item at a time, by at most `duration`, and stops where the input
+  /// arrives; in real time it waits up to ``timeout`` for asynchronous work to run. Without a
+  /// clock it waits up to `duration` or ``timeout``, whichever is longer, in real time. It fails,
+  /// naming `expected`, if the input never arrives (at once when no work is in flight or
   /// waiting and nothing is due on the clock within `duration`), leaving the clock moved by the
   /// whole of `duration`.
   ///
-  /// In exhaustive mode the *next* received action must be `expected`; otherwise `receive`
-  /// skips the received actions before the first one equal to `expected`.
+  /// In exhaustive mode the *next* received input must be `expected`; otherwise `receive`
+  /// skips the received inputs before the first one equal to `expected`.
   ///
   /// - Parameters:
-  ///   - expected: The action expected.
+  ///   - expected: The input expected.
   ///   - duration: How far `receive` may advance the ``clock`` while it waits; default zero, for
   ///     tests that advance the clock themselves.
-  ///   - updateStateToExpectedResult: Turns the state before the action into the state
-  ///     expected after it; without it, the action must not change the state.
+  ///   - updateStateToExpectedResult: Turns the state before the input into the state
+  ///     expected after it; without it, the input must not change the state.
   ///   - fileID: The file ID of the caller.
   ///   - filePath: The file path of the caller.
   ///   - line: The line of the caller.
   ///   - column: The column of the caller.
   public func receive(
-    _ expected: Action,
+    _ expected: Received,
     within duration: Duration = .zero,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -57,7 +58,7 @@ extension TestStore where Action: Equatable {
   }
 }
 
-extension TestStore where Action == any CascadeStore.Event {
+extension TestStore where Architecture.Received == any CascadeStore.Event {
   /// Asserts that the next event received by a `Core` is `expected`, and the
   /// state change it makes; see `receive(_:within:assert:)` for `Equatable` actions.
   ///
@@ -97,27 +98,27 @@ extension TestStore where Action == any CascadeStore.Event {
 }
 
 extension TestStore {
-  /// Asserts that the next received action matches `predicate`, and the state change it makes;
-  /// for actions that are not `Equatable`.
+  /// Asserts that the next received input matches `predicate`, and the state change it makes;
+  /// for inputs that are not `Equatable`.
   ///
   /// ```swift
   /// let isLoaded: (Feature.Action) -> Bool = { if case .loaded = $0 { true } else { false } }
   /// await store.receive(where: isLoaded) { $0.isLoading = false }
   /// ```
   ///
-  /// It waits as `receive(_:within:assert:)` for `Equatable` actions does.
+  /// It waits as `receive(_:within:assert:)` for `Equatable` inputs does.
   ///
   /// - Parameters:
-  ///   - predicate: Whether an action is the one expected.
+  ///   - predicate: Whether an input is the one expected.
   ///   - duration: How far `receive` may advance the ``clock`` while it waits.
-  ///   - updateStateToExpectedResult: Turns the state before the action into the state
+  ///   - updateStateToExpectedResult: Turns the state before the input into the state
   ///     expected after it.
   ///   - fileID: The file ID of the caller.
   ///   - filePath: The file path of the caller.
   ///   - line: The line of the caller.
   ///   - column: The column of the caller.
   public func receive(
-    where predicate: (Action) -> Bool,
+    where predicate: (Received) -> Bool,
     within duration: Duration = .zero,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -126,7 +127,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await receive(
-      "an action matching the predicate",
+      "\(article(driver.vocabulary.received)) matching the predicate",
       within: duration,
       matching: predicate,
       mismatch: { actual in
@@ -137,19 +138,19 @@ extension TestStore {
     )
   }
 
-  /// Waits for a received action that `matching` accepts, takes it and checks its state change.
+  /// Waits for a received input that `matching` accepts, takes it and checks its state change.
   func receive(
     _ description: String,
     within duration: Duration,
-    matching: (Action) -> Bool,
-    mismatch: (Action) -> String,
+    matching: (Received) -> Bool,
+    mismatch: (Received) -> String,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at site: CallSite
   ) async {
     let label = "receive(\(description))"
     let exhaustive = log.exhaustivity == .on
     let outcome = await waitForReceived(within: duration) { contents in
-      exhaustive ? !contents.received.isEmpty : contents.received.contains { matching($0.action) }
+      exhaustive ? !contents.received.isEmpty : contents.received.contains { matching($0.value) }
     }
     if exhaustive {
       let step = log.withLock { contents in
@@ -159,18 +160,18 @@ extension TestStore {
         report(neverArrived(description, within: duration, outcome, instead: []), at: site)
         return
       }
-      guard matching(step.action) else {
-        report(mismatch(step.action), at: site)
+      guard matching(step.value) else {
+        report(mismatch(step.value), at: site)
         return
       }
-      assertStep(step, label: label, updateStateToExpectedResult, at: site)
+      assertChange(step.change, label: label, updateStateToExpectedResult, at: site)
     } else {
-      typealias Step = TestStoreLog<State, Action>.Step
-      let (skipped, step) = log.withLock { contents -> ([Action], Step?) in
-        guard let index = contents.received.firstIndex(where: { matching($0.action) }) else {
-          return (contents.received.map(\.action), nil)
+      typealias Step = TestStoreLog<State, Action, Received>.Step
+      let (skipped, step) = log.withLock { contents -> ([Received], Step?) in
+        guard let index = contents.received.firstIndex(where: { matching($0.value) }) else {
+          return (contents.received.map(\.value), nil)
         }
-        let skipped = contents.received[..<index].map(\.action)
+        let skipped = contents.received[..<index].map(\.value)
         let step = contents.received[index]
         contents.received.removeSubrange(...index)
         return (skipped, step)
@@ -179,17 +180,17 @@ extension TestStore {
         report(neverArrived(description, within: duration, outcome, instead: skipped), at: site)
         return
       }
-      for action in skipped {
-        skip("Skipped receiving \(describe(action)) before \(label)", at: site)
+      for value in skipped {
+        skip("Skipped receiving \(describe(value)) before \(label)", at: site)
       }
-      assertStep(step, label: label, updateStateToExpectedResult, at: site)
+      assertChange(step.change, label: label, updateStateToExpectedResult, at: site)
     }
   }
 
-  /// Why a wait for a received action ended.
+  /// Why a wait for a received input ended.
   enum WaitOutcome {
     case arrived
-    /// Nothing left could send it: no command in flight or waiting, nothing due on the clock.
+    /// Nothing left could send it: no work in flight or waiting, nothing due on the clock.
     case idle
     /// The real-time limit passed.
     case timedOut(Duration)
@@ -202,7 +203,7 @@ extension TestStore {
   /// time.
   func waitForReceived(
     within duration: Duration,
-    until arrived: (inout TestStoreLog<State, Action>.Contents) -> Bool
+    until arrived: (inout TestStoreLog<State, Action, Received>.Contents) -> Bool
   ) async -> WaitOutcome {
     let realClock = ContinuousClock()
     let limit = clock == nil ? max(timeout, duration) : timeout
@@ -210,7 +211,7 @@ extension TestStore {
     let virtualDeadline = clock.map { $0.now.advanced(by: duration) }
     while true {
       let generation = log.changes.generation
-      await store.settle()
+      await driver.settle()
       if log.withLock(arrived) { return .arrived }
       let outcome: WaitOutcome
       if realClock.now >= realDeadline {
@@ -220,9 +221,10 @@ extension TestStore {
       {
         await clock.advance(to: due)
         continue
-      } else if log.hasCommandsInFlight || store.parkedCommandCount > 0 {
-        // Wakes when a command ends, an action is reduced or something is scheduled on the
-        // clock (a command going to sleep on it); the deadline only ends a hang.
+      } else if isWorking || driver.parkedCommandCount() > 0 {
+        // Wakes when a command ends, an input is reduced, something is scheduled on the clock
+        // (work going to sleep on it) or all work has ended; the deadline only ends a hang.
+        watchWork()
         await log.changes.wait(after: generation, until: realDeadline)
         continue
       } else {
@@ -230,21 +232,21 @@ extension TestStore {
       }
       guard let clock, let virtualDeadline, clock.now < virtualDeadline else { return outcome }
       await clock.advance(to: virtualDeadline)
-      await store.settle()
+      await driver.settle()
       return log.withLock(arrived) ? .arrived : outcome
     }
   }
 
-  /// The failure of a `receive` whose action never came.
+  /// The failure of a `receive` whose input never came.
   func neverArrived(
     _ description: String,
     within duration: Duration,
     _ outcome: WaitOutcome,
-    instead: [Action]
+    instead: [Received]
   ) -> String {
     var message = "Expected to receive \(description), but it never arrived"
     switch outcome {
-    case .arrived, .idle: message += ": no command is in flight or waiting to send it"
+    case .arrived, .idle: message += ": " + driver.vocabulary.idle
     case .timedOut(let limit): message += " within \(limit) of real time"
     }
     if let clock {
@@ -253,7 +255,12 @@ extension TestStore {
         ? "; the clock, at \(clock.now), was not advanced (advance it, or pass within:)"
         : "; the clock was advanced by \(duration), to \(clock.now)"
     }
-    let commands = log.withLock { $0.commands.sorted { $0.key < $1.key }.map(\.value.description) }
+    var commands = log.withLock {
+      $0.commands.sorted { $0.key < $1.key }.map(\.value.description)
+    }
+    if let work = driver.vocabulary.work, case let other = otherWork, other > 0 {
+      commands.append(count(other, work))
+    }
     if !commands.isEmpty {
       message += "\n\nStill running:\n\n" + commands.map { "  " + $0 }.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import CascadeFeedback
 import CascadeStreams
 import CascadeTesting
 import Testing
@@ -73,5 +74,52 @@ struct DocumentationExamplesTests {
   @Test func checkingForLeaks() {
     let subscription = Observable.from([1, 2]).map { $0 * 10 }.subscribe(onNext: { _ in })
     subscription.dispose()
+  }
+
+  // The "Exhaustive reactor and feedback loop tests" examples.
+  @Test func refreshLoadsTheItems() async {
+    let clock = TestScheduler()
+    let store = TestStore(reactor: ReactorTestStoreTests.ListReactor(clock: clock), clock: clock)
+
+    await store.send(.refresh) { $0.isLoading = true }
+    await store.receive(.setItems(["a", "b"]), within: .seconds(1)) { $0.items = ["a", "b"] }
+    await store.receive(.setLoading(false)) { $0.isLoading = false }
+    await store.finish()
+  }
+
+  enum Event: Equatable, Sendable {
+    case type(String)
+    case found(String)
+  }
+
+  struct Search: Equatable, Sendable {
+    var query = ""
+    var result = ""
+
+    static func reduce(_ state: inout Search, _ event: Event) {
+      switch event {
+      case .type(let query): state.query = query
+      case .found(let result): state.result = result
+      }
+    }
+  }
+
+  @Test func searchesASecondAfterTyping() async {
+    let clock = TestScheduler()
+    let loop = FeedbackLoop(
+      initial: Search(),
+      reduceInPlace: Search.reduce,
+      feedbacks: [
+        Feedback(skippingRepeated: { $0.query.isEmpty ? nil : $0.query }) { query in
+          Observable.just(Event.found(query + "ly")).delay(.seconds(1), scheduler: clock)
+        }
+      ],
+      scheduler: ImmediateScheduler.instance
+    )
+    let store = TestStore(loop: loop, clock: clock)
+
+    await store.send(.type("swift")) { $0.query = "swift" }
+    await store.receive(.found("swiftly"), within: .seconds(1)) { $0.result = "swiftly" }
+    await store.finish()
   }
 }

@@ -40,7 +40,7 @@ public final class MoviesReactor: Reactor {
   public typealias Action = MoviesIntent
 
   /// What changes the state.
-  public enum Mutation: Sendable {
+  public enum Mutation: Sendable, Equatable {
     /// A request starts.
     case begin(PageRequest)
     /// A page answered a request.

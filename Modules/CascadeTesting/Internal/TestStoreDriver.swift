@@ -1,0 +1,31 @@
+/// What a ``TestStore`` needs from the architecture it runs: its state, how to send it an action
+/// tagged for the log, how to wait for it, what is in flight, and the words for its failures.
+struct TestStoreDriver<State: Sendable, Action: Sendable>: Sendable {
+  /// The words a test store's failures use for one architecture.
+  struct Vocabulary: Sendable {
+    /// What the test store receives: "action", "mutation", "event".
+    let received: String
+    /// The work other than commands that may still send it, singular and plural ("mutation
+    /// stream", "mutation streams"); `nil` for a store, which has none.
+    let work: (one: String, many: String)?
+    /// Why a `receive` gave up at once: nothing left could send what it waits for.
+    let idle: String
+    /// The failure of a `send` whose action was not processed.
+    let unprocessed: String
+  }
+
+  /// The state now.
+  let currentState: @Sendable () -> State
+  /// Sends an action tagged with a mark, so that the log records its change under the mark.
+  let send: @Sendable (Action, UInt64) -> Void
+  /// Waits until every input sent so far has been processed.
+  let settle: @Sendable () async -> Void
+  /// Waits until the architecture is at rest, without keeping it alive: what wakes a wait for
+  /// work that ends without sending anything.
+  let rest: @Sendable () async -> Void
+  /// The effects in flight: commands, and other work (streams, feedback effects).
+  let effectsInFlight: @Sendable () -> Int
+  /// The commands waiting for the state to allow them.
+  let parkedCommandCount: @Sendable () -> Int
+  let vocabulary: Vocabulary
+}
