@@ -139,7 +139,7 @@ extension TestStore {
     if !commands.isEmpty {
       messages.append(
         """
-        \(count(commands.count, "command")) \(commands.count == 1 ? "is" : "are") still \
+        \(count(commands.count, driver.vocabulary.effect)) \(commands.count == 1 ? "is" : "are") still \
         running \(when):
 
         \(commands.map { "  " + $0 }.joined(separator: "\n"))

@@ -40,7 +40,7 @@ extension TestStore {
       clock: clock,
       creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     ) { log in
-      store.install(probe: log.probe { $0.event })
+      store.install(probe: log.probe { $0 })
       let handle = store.weakHandle
       return TestStoreDriver(
         currentState: { store.state },
@@ -51,6 +51,7 @@ extension TestStore {
         parkedCommandCount: { 0 },
         vocabulary: .init(
           received: "event",
+          effect: "effect",
           work: ("feedback effect", "feedback effects"),
           idle: "no feedback effect is in flight to send it",
           unprocessed: """

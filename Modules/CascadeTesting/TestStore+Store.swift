@@ -87,6 +87,7 @@ extension TestStore {
         parkedCommandCount: { store.parkedCommandCount },
         vocabulary: .init(
           received: "action",
+          effect: "command",
           work: nil,
           idle: "no command is in flight or waiting to send it",
           unprocessed: """

@@ -136,7 +136,8 @@ struct FeedbackTestStoreTests {
     await withKnownIssue {
       await store.finish(timeout: .milliseconds(100))
     } matching: { issue in
-      issue.description.contains("1 feedback effect is still running at the end of the test")
+      issue.description.contains("1 effect is still running at the end of the test:")
+        && issue.description.contains("\"feedback effect\", started after send(.watch(true))")
     }
     await store.send(.watch(false)) { $0.watching = false }
     await store.finish()

@@ -232,7 +232,7 @@ struct ReactorTestStoreTests {
       await store.finish(timeout: .milliseconds(100))
     } matching: { issue in
       let text = issue.description
-      return text.contains("1 command is still running at the end of the test:")
+      return text.contains("1 effect is still running at the end of the test:")
         && text.contains("\"mutate(load)\", started after send(.load)")
     }
     store.reactor.cancel(id: "load")
@@ -246,7 +246,8 @@ struct ReactorTestStoreTests {
     await withKnownIssue {
       await store.finish(timeout: .milliseconds(100))
     } matching: { issue in
-      issue.description.contains("1 mutation stream is still running at the end of the test")
+      issue.description.contains("1 effect is still running at the end of the test:")
+        && issue.description.contains("\"mutate(watch)\", started after send(.watch)")
     }
     store.reactor.cancel(id: "watch")
     await store.finish()

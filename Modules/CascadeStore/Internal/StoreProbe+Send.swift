@@ -21,7 +21,7 @@ extension Store {
       .run(
         {
           willProcess(engine.storage.unsafeValue.pointee.state)
-          engine.reduce(action, mark: mark)
+          engine.reduce(action, mark: mark, sender: nil)
           didProcess(engine.storage.unsafeValue.pointee.state)
         },
         dropped: dropped

@@ -5,6 +5,9 @@ struct TestStoreDriver<State: Sendable, Action: Sendable>: Sendable {
   struct Vocabulary: Sendable {
     /// What the test store receives: "action", "mutation", "event".
     let received: String
+    /// What its effects are called in the list of those still running: "command" for a store,
+    /// "effect" for a reactor's operations and streams and a loop's feedback effects.
+    let effect: String
     /// The work other than commands that may still send it, singular and plural ("mutation
     /// stream", "mutation streams"); `nil` for a store, which has none.
     let work: (one: String, many: String)?
