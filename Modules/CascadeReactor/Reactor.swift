@@ -9,8 +9,9 @@ public import CascadeStreams
 /// **state**. The three `transform` hooks let you rework each stream, for example merging a
 /// global state stream into the mutations.
 ///
-/// Subclass ``BaseReactor`` (SwiftReactor's style), or conform a class of your own and give it a
-/// ``runtime`` (one line that ReactorKit's associated objects do for you on Apple platforms):
+/// Subclass ``BaseReactor`` (SwiftReactor's style), or conform a class of your own. A class of
+/// your own may declare its ``runtime`` (the reactor's machinery), one line, and return
+/// ``Mutations`` from ``mutate(action:)``: the fast form.
 ///
 /// ```swift
 /// final class CounterReactor: Reactor {
@@ -43,6 +44,28 @@ public import CascadeStreams
 /// reactor.currentState.value  // 1
 /// ```
 ///
+/// **ReactorKit's form.** A reactor written for ReactorKit conforms as it is: without the
+/// `runtime` line, and with `mutate` returning an `Observable` of mutations:
+///
+/// ```swift
+/// final class CounterReactor: Reactor {
+///   // Action, Mutation, State, initialState and reduce as above.
+///   func mutate(action: Action) -> Observable<Mutation, Never> {
+///     switch action {
+///     case .increase: .just(.increaseValue)
+///     case .decrease: .just(.decreaseValue)
+///     }
+///   }
+/// }
+/// ```
+///
+/// Each costs something per action. Without a declared `runtime`, the reactor's runtime is
+/// looked up in a table shared by all such reactors (a lock and a hash lookup, twice per action),
+/// and it is released not with the reactor but when the table is next swept (see
+/// ``ReactorRuntimes``). An `Observable` is a stream subscribed per action, where ``Mutations``
+/// applies a synchronous mutation with no allocation (see ``MutationsConvertible``). Both are
+/// measured in the benchmarks' W1 (`Tooling/Benchmarks`).
+///
 /// **Threads.** Send actions from any thread: they are handled one at a time, in order, and so are
 /// the mutations. An action sent from inside `reduce`, a state subscriber or a middleware is
 /// queued, not handled recursively.
@@ -73,12 +96,26 @@ public protocol Reactor: AnyObject, Sendable {
   /// ```
   var initialState: State { get }
 
-  /// The reactor's machinery: its store, action input, stub. Declare it as a stored property:
-  /// `let runtime = ReactorRuntime<Action, Mutation, State>()`.
+  /// What ``mutate(action:)`` returns: ``Mutations`` (the default, inferred from `mutate`), or
+  /// an `Observable` of mutations, as in ReactorKit (see ``MutationsConvertible``).
+  associatedtype MutationResult: MutationsConvertible = Mutations<Mutation>
+  where MutationResult.Mutation == Mutation
+
+  /// The reactor's machinery: its store, action input, stub.
+  ///
+  /// Declare it as a stored property, the fast path:
+  /// `let runtime = ReactorRuntime<Action, Mutation, State>()`. A reactor that declares none gets
+  /// one from a table shared by all reactors, keyed by the reactor's identity, as ReactorKit keeps
+  /// it in associated objects; that costs a lookup per use and releases the runtime later than
+  /// its reactor (see ``ReactorRuntimes``).
   var runtime: ReactorRuntime<Action, Mutation, State> { get }
 
   /// Turns an action into mutations; every side effect is started here.
-  func mutate(action: Action) -> Mutations<Mutation>
+  ///
+  /// Return ``Mutations`` (the fast form, with synchronous mutations applied without a stream),
+  /// or, as ReactorKit's reactors do, an `Observable<Mutation, Never>` or
+  /// `Observable<Mutation, any Error>`.
+  func mutate(action: Action) -> MutationResult
 
   /// Returns the state after `mutation`; it must be pure.
   ///

@@ -12,6 +12,8 @@ public import Synchronization
 /// let runtime = ReactorRuntime<Action, Mutation, State>()
 /// ```
 ///
+/// A reactor that declares none gets one kept for it by ``ReactorRuntimes``.
+///
 /// It starts on first use (the first action, or the first read of the state), calling the
 /// reactor's `transform` hooks once. When it is released with its reactor, the reactor's work in
 /// flight is cancelled and its subscriptions end.
@@ -328,7 +330,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
     // Processing only happens once the core has been built (`ReactorStart`).
     reactor.runtime.builtCore._withUnsafeGuaranteedRef { core in
-      core.perform(reactor.mutate(action: action), for: action, reduceNow: reduce)
+      core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)
     }
   }
 

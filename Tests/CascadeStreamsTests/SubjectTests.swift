@@ -5,6 +5,23 @@ import Testing
 
 @Suite(.checksResources)
 struct SubjectTests {
+  // A subject released while subscribed ends its registrations: disposing the subscription
+  // afterwards (the subject gone) leaves nothing live. Before, the registration's resource
+  // stayed counted for ever (found through a reactor whose runtime outlived a subject it had
+  // subscribed to).
+  @Test func releasingASubscribedSubjectEndsItsRegistrations() throws {
+    let account = try #require(ResourceAccount.current)
+    let before = account.live
+    var subject: BehaviorSubject<Int, Never>? = BehaviorSubject(1)
+    let received = Recorder<Int>()
+    let subscription = subject!.map { $0 * 2 }.subscribe(onNext: { received.append($0) })
+    #expect(account.live > before)
+    subject = nil
+    subscription.dispose()
+    #expect(account.live == before)
+    #expect(received.values == [2])
+  }
+
   @Test func publishSubjectDeliversOnlyLaterValues() {
     let subject = PublishSubject<Int, Never>()
     subject.onNext(0)

@@ -5,17 +5,17 @@ import CascadeTesting
 import Testing
 
 // The ReactorKit seed's examples (seeds/004), ported with import and stream-type changes only,
-// where that compiles.
+// where that compiles. Stream types: RxSwift's `Observable<Mutation>` is
+// `Observable<Mutation, Never>` (Cascade's streams carry their failure type). A reactor conforms
+// as ReactorKit's do: no `runtime` property (the shared table `ReactorRuntimes` keeps it), and
+// `mutate(action:)` returning an `Observable`. `CounterReactorFastForm` below is the same counter
+// in Cascade's fast form, with `let runtime = …` and `Mutations`.
 
 // MARK: - Example 1: Creating a Reactor
 
 // Port changes beyond imports and stream types (Example 1):
 // 1. `class` → `final class`: `Reactor` refines `Sendable`, and a non-final class cannot be
 //    `Sendable` ("non-final class 'CounterReactor' cannot conform to the 'Sendable' protocol").
-// 2. An extra stored property `let runtime = ReactorRuntime<Action, Mutation, State>()`
-//    (ReactorKit keeps this in associated objects, which Linux does not have).
-// 3. `mutate(action:)` returns `Mutations<Mutation>`, not `Observable<Mutation, Never>`: the
-//    protocol requirement is `Mutations`; `.just(…)` exists on both, so the body is unchanged.
 private final class CounterReactor: Reactor {
   enum Action {
     case increment
@@ -32,9 +32,41 @@ private final class CounterReactor: Reactor {
   }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
+    switch action {
+    case .increment:
+      return .just(.incrementCount)
+    case .decrement:
+      return .just(.decrementCount)
+    }
+  }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var newState = state
+    switch mutation {
+    case .incrementCount:
+      newState.count += 1
+    case .decrementCount:
+      newState.count -= 1
+    }
+    return newState
+  }
+}
+
+/// Example 1's counter in Cascade's fast form, not the seed's.
+///
+/// A declared `runtime` (no lookup in the shared table; released with the reactor) and
+/// `Mutations` (a synchronous mutation with no stream): only the two marked lines differ.
+private final class CounterReactorFastForm: Reactor {
+  typealias Action = CounterReactor.Action
+  typealias Mutation = CounterReactor.Mutation
+  typealias State = CounterReactor.State
+
+  let initialState = State()
+  let runtime = ReactorRuntime<Action, Mutation, State>()  // differs
+
+  func mutate(action: Action) -> Mutations<Mutation> {  // differs
     switch action {
     case .increment:
       return .just(.incrementCount)
@@ -138,12 +170,13 @@ private enum UserAPI {
 }
 
 // Port changes beyond imports and stream types (the README's ProfileViewReactor):
-// 1. `final class` and `let runtime = …`, as for Example 1.
-// 2. `mutate(action:)` returns `Mutations<Mutation>`, and each returned stream is wrapped in
-//    `.stream(…)`: an `Observable` is not a `Mutations`. (Returning `Observable<Mutation, Never>`
-//    would also need `.asObservable()`: `map` returns `Streams.Map<…>`, not an `Observable`.)
+// 1. `final class`, as for Example 1.
+// 2. Each `.map { … }` returned by `mutate(action:)` ends in `.asObservable()`: CascadeStreams'
+//    `map` returns `Streams.Map<…>`, not an `Observable` (RxSwift's returns `Observable`).
 // 3. `case let .follow(userID):` → `case .follow:`: the seed never uses `userID`, which is a
 //    warning (the package builds with zero warnings).
+// 4. `return` dropped in the one-expression `map` closures: the house lint (OmitExplicitReturns),
+//    not the compiler.
 // (`action.debug("action")` compiles as written since CascadeStreams gained `debug(_:)`, which
 // returns an `Observable`; before, it took `action.do(onNext: …).asObservable()`, as
 // CascadeStreams had no `debug` and `do` returns `Streams.Do<…>`. It prints to standard output.)
@@ -165,25 +198,22 @@ private final class ProfileViewReactor: Reactor {
   }
 
   let initialState: State = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
     switch action {
     case .refreshFollowingStatus(let userID):  // receive an action
-      return .stream(
-        UserAPI.isFollowing(userID)  // create an API stream
-          .map { (isFollowing: Bool) -> Mutation in
-            Mutation.setFollowing(isFollowing)  // convert to Mutation stream
-          }
-      )
+      return UserAPI.isFollowing(userID)  // create an API stream
+        .map { (isFollowing: Bool) -> Mutation in
+          Mutation.setFollowing(isFollowing)  // convert to Mutation stream
+        }
+        .asObservable()
 
     case .follow:
-      return .stream(
-        UserAPI.follow()
-          .map { _ -> Mutation in
-            Mutation.setFollowing(true)
-          }
-      )
+      return UserAPI.follow()
+        .map { _ -> Mutation in
+          Mutation.setFollowing(true)
+        }
+        .asObservable()
     }
   }
 
@@ -218,7 +248,6 @@ private final class SessionReactor: Reactor {
   struct State { var user: User? }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
 
   let currentUser: BehaviorSubject<User, Never>  // global state
 
@@ -226,7 +255,7 @@ private final class SessionReactor: Reactor {
     self.currentUser = currentUser
   }
 
-  func mutate(action: Action) -> Mutations<Mutation> { .none }
+  func mutate(action: Action) -> Observable<Mutation, Never> { .empty() }
 
   func reduce(state: State, mutation: Mutation) -> State {
     var state = state
@@ -245,7 +274,8 @@ private final class SessionReactor: Reactor {
 
 // The seed's `MyReactor` (used by `testAction_refresh`, `testState_isLoading`, `testIsBookmarked`
 // and `testIsLoading`) is not shown; this one is written for those tests. It takes the test
-// scheduler, on which its refresh takes 50 virtual seconds and its states are delivered.
+// scheduler, on which its refresh takes 50 virtual seconds and its states are delivered. It is
+// written as ReactorKit's users write one (`Observable.concat` of the loading flag and the work).
 private final class MyReactor: Reactor {
   enum Action {
     case refresh
@@ -263,7 +293,6 @@ private final class MyReactor: Reactor {
   }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
   let testScheduler: TestScheduler
   var scheduler: any Scheduler { testScheduler }
 
@@ -271,16 +300,13 @@ private final class MyReactor: Reactor {
     testScheduler = scheduler
   }
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
     switch action {
     case .refresh:
-      Mutations(
-        sync: .setLoading(true),
-        async: Observable.just(Mutation.setLoading(false)).delay(
-          .seconds(50),
-          scheduler: testScheduler
-        )
-      )
+      Observable.concat([
+        Observable.just(Mutation.setLoading(true)),
+        Observable.just(Mutation.setLoading(false)).delay(.seconds(50), scheduler: testScheduler),
+      ])
     case .toggleBookmarked:
       .just(.toggleBookmarked)
     }
@@ -375,11 +401,9 @@ private final class ProfileViewController: View {
 // MARK: - Pulse
 
 // Port changes beyond imports and stream types (Pulse):
-// 1. `final` and `let runtime = …`; the seed's `Action`, `Mutation` and `initialState` are not shown
-//    and are written here (`PulseReactor`: the seed calls it `MyReactor`, like two others).
-// 2. `mutate` returns `Mutations<Mutation>`: `Observable.just(Mutation.setAlertMessage(message))` →
-//    `Mutations.just(Mutation.setAlertMessage(message))`.
-// 3. The view's `[weak self] … self?.showAlert(message)` records into `alerts`.
+// 1. The seed's `Action`, `Mutation` and `initialState` are not shown and are written here
+//    (`PulseReactor`: the seed calls it `MyReactor`, like two others), with a second action.
+// 2. The view's `[weak self] … self?.showAlert(message)` records into `alerts`.
 private final class PulseReactor: Reactor {
   enum Action {
     case alert(String)
@@ -397,12 +421,11 @@ private final class PulseReactor: Reactor {
   }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
     switch action {
     case .alert(let message):
-      return Mutations.just(Mutation.setAlertMessage(message))
+      return Observable.just(Mutation.setAlertMessage(message))
     case .doSomeAction:
       return .just(.other)
     }
@@ -431,8 +454,7 @@ private struct UserService: Sendable {
 
 // Port changes beyond imports and stream types (the Moya comparison's `MyReactor`, named
 // `ProfileReactor` here):
-// 1. `final`, `let runtime = …`, and `mutate` returning `Mutations` with the stream in
-//    `.stream(…)`, as for `ProfileViewReactor`.
+// 1. `final`, and `.asObservable()` after `.map { … }`, as for `ProfileViewReactor`.
 // 2. `let initialState = State()` and `let userService = UserService()` added: the snippet leaves
 //    them out (it does not compile with ReactorKit either: `initialState` has no default there).
 // 3. A `reduce(state:mutation:)` added, so that the fetched profile shows. The snippet has none,
@@ -450,16 +472,14 @@ private final class ProfileReactor: Reactor {
   }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
   let userService = UserService()
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
     switch action {
     case .fetchProfile:
-      return .stream(
-        userService.fetchProfile()
-          .map { Mutation.setProfile($0) }
-      )
+      return userService.fetchProfile()
+        .map { Mutation.setProfile($0) }
+        .asObservable()
     }
   }
 
@@ -485,16 +505,14 @@ private final class ProfileReactorWithoutReduce: Reactor {
   }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
   let userService = UserService()
 
-  func mutate(action: Action) -> Mutations<Mutation> {
+  func mutate(action: Action) -> Observable<Mutation, Never> {
     switch action {
     case .fetchProfile:
-      return .stream(
-        userService.fetchProfile()
-          .map { Mutation.setProfile($0) }
-      )
+      return userService.fetchProfile()
+        .map { Mutation.setProfile($0) }
+        .asObservable()
     }
   }
 }
@@ -509,6 +527,28 @@ struct ReactorKitExampleTests {
     reactor.action.onNext(.increment)
     reactor.action.onNext(.decrement)
     #expect(reactor.currentState.count == 1)
+  }
+
+  /// The fast form (a declared `runtime`, `Mutations`) behaves as the seed's form.
+  @Test @MainActor func example1InTheFastForm() async {
+    let seedForm = CounterReactor()
+    let fastForm = CounterReactorFastForm()
+    let seedCounts = Recorder<Int>()
+    let fastCounts = Recorder<Int>()
+    let disposeBag = DisposeBag()
+    seedForm.state.subscribe(onNext: { seedCounts.append($0.count) }).disposed(by: disposeBag)
+    fastForm.state.subscribe(onNext: { fastCounts.append($0.count) }).disposed(by: disposeBag)
+    for action in [CounterReactor.Action.increment, .increment, .decrement] {
+      seedForm.action.onNext(action)
+      fastForm.action.onNext(action)
+    }
+    await mainQueueDrained()  // the states are delivered on the main queue (the default)
+    #expect(seedForm.currentState.count == 1)
+    #expect(fastForm.currentState.count == 1)
+    #expect(seedCounts.values == [0, 1, 2, 1])
+    #expect(fastCounts.values == [0, 1, 2, 1])
+    #expect(ReactorRuntimes.holdsRuntime(for: seedForm))
+    #expect(!ReactorRuntimes.holdsRuntime(for: fastForm))
   }
 
   @Test @MainActor func example2CounterViewController() async {

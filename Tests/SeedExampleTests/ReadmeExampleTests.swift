@@ -38,9 +38,8 @@ private final class CounterReactor: Reactor {
   struct State: Sendable, Equatable { var value = 0 }
 
   let initialState = State()
-  let runtime = ReactorRuntime<Action, Mutation, State>()
 
-  func mutate(action: Action) -> Mutations<Mutation> { .just(.increaseValue) }
+  func mutate(action: Action) -> Observable<Mutation, Never> { .just(.increaseValue) }
 
   func reduce(into state: inout State, mutation: Mutation) { state.value += 1 }
 }

@@ -70,6 +70,12 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     }
   }
 
+  deinit {
+    // Released while subscribed: its registrations can never deliver again, so they end now
+    // (disposing one of their subscriptions later finds the subject gone and does nothing).
+    for registration in storage.withLock({ $0.registrations }) { registration.finish() }
+  }
+
   var latest: Element? { storage.withLock { $0.last } }
 
   var hasObservers: Bool { storage.withLock { !$0.registrations.isEmpty } }

@@ -1,12 +1,15 @@
 import CascadeReactor
 import CascadeStreams
 
-/// W1's Reactor column: the counter written as a user writes a reactor, measured two ways.
+/// W1's Reactor column: the counter written as a user writes a reactor, measured four ways.
 ///
 /// - a `final class` conforming to `Reactor`, with `let runtime = ReactorRuntime<…>()`;
-/// - a `BaseReactor` subclass.
+/// - a `BaseReactor` subclass;
+/// - a `final class` with no `runtime` property, whose runtime the shared table keeps
+///   (`ReactorRuntimes`): the cost of that table's lookup, twice per action;
+/// - ReactorKit's form: no `runtime`, and `mutate` returning `Observable.just(…)`.
 ///
-/// Both `mutate` an `.increment` action into `.just(.increment)` and apply it with
+/// Each `mutate`s an `.increment` action into `.just(.increment)` and apply it with
 /// `reduce(into:)` (the in-place form, which calls W1's reducer). Their `scheduler` is
 /// `ImmediateScheduler.instance`, so that `reactor.state` delivers on the sending thread before
 /// `send` returns (the default, the main queue, would hop queues off the main thread): the
@@ -57,6 +60,46 @@ extension W1 {
     override var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
+  /// The `final class` reactor with no `runtime` property.
+  final class CounterReactorWithoutRuntime: Reactor {
+    typealias Mutation = Action
+
+    let initialState = State()
+    private let reducer = makeReducer()
+
+    func mutate(action: Action) -> Mutations<Mutation> {
+      switch action {
+      case .increment: .just(.increment)
+      }
+    }
+
+    func reduce(into state: inout State, mutation: Mutation) {
+      reducer(&state, mutation)
+    }
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+  }
+
+  /// The reactor as ReactorKit's users write it: no `runtime`, `mutate` returns an `Observable`.
+  final class ObservableCounterReactor: Reactor {
+    typealias Mutation = Action
+
+    let initialState = State()
+    private let reducer = makeReducer()
+
+    func mutate(action: Action) -> Observable<Mutation, Never> {
+      switch action {
+      case .increment: .just(.increment)
+      }
+    }
+
+    func reduce(into state: inout State, mutation: Mutation) {
+      reducer(&state, mutation)
+    }
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+  }
+
   static let reactorBenchmarks = [
     Benchmark(
       workload,
@@ -73,6 +116,20 @@ extension W1 {
       expected: expected,
       goal: .minimumRate(10e6),
       run: { n in try runReactor(CounterBaseReactor(), n: n) }
+    ),
+    Benchmark(
+      workload,
+      .reactor,
+      variant: "no runtime property",
+      expected: expected,
+      run: { n in try runReactor(CounterReactorWithoutRuntime(), n: n) }
+    ),
+    Benchmark(
+      workload,
+      .reactor,
+      variant: "ReactorKit's form: no runtime property, mutate returns an Observable",
+      expected: expected,
+      run: { n in try runReactor(ObservableCounterReactor(), n: n) }
     ),
   ]
 

@@ -1,0 +1,48 @@
+public import CascadeStreams
+
+/// What a reactor's `mutate(action:)` may return: ``Mutations`` (the default), or an
+/// `Observable` of mutations, as ReactorKit's `mutate` returns.
+///
+/// ```swift
+/// // Cascade's form: synchronous mutations are applied before `send` returns, with no stream.
+/// func mutate(action: Action) -> Mutations<Mutation> { .just(.increaseValue) }
+///
+/// // ReactorKit's form: the stream is subscribed when the action is processed.
+/// func mutate(action: Action) -> Observable<Mutation, Never> { .just(.increaseValue) }
+/// ```
+///
+/// **Cost.** An `Observable` is a stream to subscribe per action (a subscription, its disposable,
+/// and the reactor's bookkeeping of work in flight), where `Mutations` holding one synchronous
+/// mutation costs no allocation at all. A mutation that a stream emits on subscription, such as
+/// `Observable.just`'s, is still applied before `send` returns (it is queued behind the action
+/// being processed, as every mutation sent while the reactor processes is). Prefer ``Mutations``
+/// where the action rate matters; the `Observable` form is there so that ReactorKit reactors port
+/// unchanged.
+///
+/// A stream's failure is reported (as `StoreDiagnostic.commandFailed`) and the reactor goes on.
+public protocol MutationsConvertible<Mutation> {
+  /// The type of the mutations.
+  associatedtype Mutation: Sendable
+
+  /// These mutations as ``Mutations``: what the reactor applies.
+  func asMutations() -> Mutations<Mutation>
+}
+
+extension Mutations: MutationsConvertible {
+  /// The mutations themselves.
+  @inlinable
+  public func asMutations() -> Mutations<Mutation> { self }
+}
+
+extension Observable: MutationsConvertible {
+  /// The mutations this stream emits, applied as they arrive (those it emits on subscription,
+  /// before the reactor's `send` returns).
+  @inlinable
+  public func asMutations() -> Mutations<Element> {
+    if Failure.self == (any Error).self {
+      // Safety: `Failure` is `any Error`: the same type.
+      return Mutations(async: .stream(unsafeBitCast(self, to: Observable<Element, any Error>.self)))
+    }
+    return Mutations(async: .stream(eraseFailure()))
+  }
+}

@@ -1,0 +1,251 @@
+import CascadeStreams
+
+extension Reactor {
+  /// The reactor's runtime, kept for it in the table shared by reactors that declare no
+  /// `runtime` property (``ReactorRuntimes``): what ReactorKit keeps in associated objects.
+  ///
+  /// Each use looks the runtime up by the reactor's identity (a lock and a hash lookup);
+  /// declaring `let runtime = ReactorRuntime<Action, Mutation, State>()` skips the table.
+  @inlinable
+  public var runtime: ReactorRuntime<Action, Mutation, State> {
+    ReactorRuntimes.runtime(for: self)
+  }
+}
+
+/// The runtimes of reactors that declare no `runtime` property: a table shared by all of them,
+/// keyed by the reactor's identity, that holds each runtime until its reactor is gone.
+///
+/// A reactor conforms to ``Reactor`` with or without a stored `runtime`:
+///
+/// ```swift
+/// final class CounterReactor: Reactor {
+///   // …
+///   let runtime = ReactorRuntime<Action, Mutation, State>()  // the fast path (optional)
+/// }
+/// ```
+///
+/// **The trade-off.** With the stored property, the runtime is one load away, and it goes with
+/// its reactor: releasing the reactor cancels its work in flight and ends its state streams at
+/// once. Without it:
+///
+/// - every use of the runtime (twice per action: sending it and processing it) takes the
+///   table's lock and looks the reactor up;
+/// - the table learns that a reactor is gone only when it next looks (Swift on Linux has no
+///   associated objects, and a reactor that holds nothing of the table's cannot say when it
+///   goes): a released reactor's runtime — its work in flight, its state streams — lives on until
+///   the table is swept. The table sweeps itself each time it takes in a new reactor (every time
+///   while it holds up to 64 reactors, then each time it has doubled since the last sweep), and
+///   ``purgeReleased()`` sweeps it now. Until then, what the released reactor's work sends is
+///   dropped, and nothing reaches the reactor (its machinery holds it weakly).
+///
+/// Call `shutdown()` on a reactor that has work which never ends before letting it go, or
+/// declare its `runtime`.
+public enum ReactorRuntimes {
+  /// The table.
+  @usableFromInline static let table = RuntimeTable()
+
+  /// The runtime of `reactor`, made on its first use.
+  @inlinable
+  static func runtime<R: Reactor>(
+    for reactor: R
+  ) -> ReactorRuntime<R.Action, R.Mutation, R.State> {
+    let address = UInt(bitPattern: ObjectIdentifier(reactor))
+    let runtime =
+      table.runtime(at: address)
+      ?? table.insert(ReactorRuntime<R.Action, R.Mutation, R.State>(), for: reactor)
+    // Safety: the table keeps one runtime per live reactor, made by the line above for this
+    // reactor's type (a reactor's associated types never change).
+    return unsafeDowncast(runtime, to: ReactorRuntime<R.Action, R.Mutation, R.State>.self)
+  }
+
+  /// Releases the runtimes of the reactors that are gone, now: their work in flight is
+  /// cancelled and their state streams end.
+  ///
+  /// The table also does this as it takes in new reactors; call it where a released reactor's
+  /// work must end at a known point (a test's end, say).
+  ///
+  /// - Returns: How many runtimes were released.
+  @discardableResult
+  public static func purgeReleased() -> Int {
+    table.purgeReleased()
+  }
+
+  /// How many runtimes the table holds, for reactors alive or not yet swept.
+  package static var count: Int { table.count }
+
+  /// Whether the table holds a runtime for `reactor`.
+  package static func holdsRuntime(for reactor: AnyObject) -> Bool {
+    table.holdsRuntime(for: reactor)
+  }
+}
+
+/// The weak-keyed table behind ``ReactorRuntimes``.
+///
+/// An entry holds its reactor weakly, to tell whether it is gone, and unowned, so that the
+/// reactor's memory cannot be reused by another object while the entry exists: a live object's
+/// address then finds its own entry or none, and a lookup needs no check of the entry's reactor.
+/// (An unowned reference keeps a released object's memory, not the object: its deinit has run.)
+///
+/// The lock guards the slots only, and nothing else happens under it: runtimes are made before
+/// it is taken; a sweep reads the entries' weak references after giving it up (a weak load holds
+/// the reactor for a moment, and letting go of it may be what runs its deinit); and the entries
+/// it removes are released after it is given up (a runtime's release cancels its reactor's work
+/// and ends its streams, which runs their disposal code).
+@usableFromInline
+final class RuntimeTable: Sendable {
+  /// One reactor's runtime.
+  final class Entry: @unchecked Sendable {
+    // Safety: immutable; `owner` is a weak reference to a `Sendable` reactor (loading it is
+    // thread-safe), `pin` is never read, and `runtime` is a `Sendable` runtime.
+    weak let owner: (any AnyObject & Sendable)?
+    /// Keeps the reactor's memory, so its address is not reused while this entry exists.
+    unowned let pin: any AnyObject & Sendable
+    let runtime: any AnyObject & Sendable
+
+    init(owner: any AnyObject & Sendable, runtime: any AnyObject & Sendable) {
+      self.owner = owner
+      pin = owner
+      self.runtime = runtime
+    }
+  }
+
+  let slots = LockedValue(Slots())
+
+  @usableFromInline
+  init() {}
+
+  /// The runtime of the reactor at `address`, if the table holds one.
+  @usableFromInline
+  func runtime(at address: UInt) -> (any AnyObject & Sendable)? {
+    slots.withLock { $0.entry(at: address) }?.runtime
+  }
+
+  /// Takes in `owner` with `runtime`, unless another thread did first; sweeps when due.
+  @usableFromInline
+  func insert(
+    _ runtime: any AnyObject & Sendable,
+    for owner: any AnyObject & Sendable
+  ) -> any AnyObject & Sendable {
+    let address = UInt(bitPattern: ObjectIdentifier(owner))
+    let (entry, sweepDue) = slots.withLock { slots in
+      if let existing = slots.entry(at: address) { return (existing, false) }
+      let entry = Entry(owner: owner, runtime: runtime)
+      slots.insert(entry, at: address)
+      return (entry, slots.count <= Slots.alwaysSweep || slots.count > slots.sweepAt)
+    }
+    if sweepDue { _ = sweep() }
+    return entry.runtime
+  }
+
+  /// Sweeps now; returns how many entries went.
+  func purgeReleased() -> Int {
+    sweep()
+  }
+
+  /// Removes the entries of reactors that are gone, and releases them; returns how many went.
+  ///
+  /// The weak references are read, and the removed entries released, with no lock held.
+  private func sweep() -> Int {
+    let entries = slots.withLock { $0.entries.compactMap { $0 } }
+    let gone = Set(entries.lazy.filter { $0.owner == nil }.map(ObjectIdentifier.init))
+    let removed = slots.withLock { $0.remove(gone) }
+    return removed.count
+  }
+
+  var count: Int { slots.withLock { $0.count } }
+
+  func holdsRuntime(for owner: AnyObject) -> Bool {
+    let address = UInt(bitPattern: ObjectIdentifier(owner))
+    return slots.withLock { $0.entry(at: address) } != nil
+  }
+}
+
+extension RuntimeTable {
+  /// An open-addressing hash table from reactor addresses to entries, with linear probing.
+  ///
+  /// Not a `Dictionary`: hashing an address with the standard library's seeded hasher cost more
+  /// than the rest of a lookup (W1), where a multiplicative hash of an address is enough (the
+  /// keys are not chosen by an attacker). Entries are only removed by sweeping, which rebuilds
+  /// the slots, so there are no tombstones.
+  struct Slots: Sendable {
+    /// Addresses, 0 in an empty slot (no object lives at address 0).
+    var keys: [UInt]
+    var entries: [Entry?]
+    var count = 0
+    /// Past this many entries, taking in a reactor sweeps; up to `alwaysSweep`, it always does.
+    var sweepAt = 0
+
+    static let alwaysSweep = 64
+
+    init(capacity: Int = 16) {
+      keys = Array(repeating: 0, count: capacity)
+      entries = Array(repeating: nil, count: capacity)
+    }
+
+    /// The first slot to probe for `address`: Fibonacci hashing of the address.
+    func home(of address: UInt) -> Int {
+      let shift = UInt(UInt.bitWidth - keys.count.trailingZeroBitCount)
+      return Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    func entry(at address: UInt) -> Entry? {
+      let mask = keys.count - 1
+      var index = home(of: address)
+      while true {
+        let key = keys[index]
+        if key == address { return entries[index] }
+        if key == 0 { return nil }
+        index = (index + 1) & mask
+      }
+    }
+
+    /// Inserts an entry for an address the table does not hold; grows at half full.
+    mutating func insert(_ entry: Entry, at address: UInt) {
+      if (count + 1) * 2 > keys.count { rebuild(minimumCapacity: keys.count * 2) }
+      place(entry, at: address)
+      count += 1
+    }
+
+    private mutating func place(_ entry: Entry, at address: UInt) {
+      let mask = keys.count - 1
+      var index = home(of: address)
+      while keys[index] != 0 { index = (index + 1) & mask }
+      keys[index] = address
+      entries[index] = entry
+    }
+
+    /// Re-places every entry that `keep` accepts, in slots at most half full; returns the others.
+    @discardableResult
+    private mutating func rebuild(
+      minimumCapacity: Int = 16,
+      keep: (Entry) -> Bool = { _ in true }
+    ) -> [Entry] {
+      var kept: [(address: UInt, entry: Entry)] = []
+      var removed: [Entry] = []
+      for (address, entry) in zip(keys, entries) {
+        guard address != 0, let entry else { continue }
+        if keep(entry) {
+          kept.append((address, entry))
+        } else {
+          removed.append(entry)
+        }
+      }
+      var capacity = max(16, minimumCapacity)
+      while (kept.count + 1) * 2 > capacity { capacity *= 2 }
+      let sweepAt = sweepAt
+      self = Slots(capacity: capacity)
+      self.sweepAt = sweepAt
+      for (address, entry) in kept { place(entry, at: address) }
+      count = kept.count
+      return removed
+    }
+
+    /// Removes the entries in `gone` (of reactors found gone) and returns them, to be released
+    /// after the lock is given up; the next sweep is due once the table has doubled.
+    mutating func remove(_ gone: Set<ObjectIdentifier>) -> [Entry] {
+      defer { sweepAt = count * 2 }
+      guard !gone.isEmpty else { return [] }
+      return rebuild { !gone.contains(ObjectIdentifier($0)) }
+    }
+  }
+}
