@@ -476,7 +476,11 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// disposed by `cancel(id:)` when it has an id, by the next stream with the same id when
   /// `cancelInFlight`, and when the reactor shuts down or is released; what it queued is then
   /// dropped.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is specialized for the reactor's types in client code: unspecialized,
+  /// its subscription looks up generic metadata several times per stream (the ReactorKit form,
+  /// a stream per action, paid ~30% of its instructions for it).
+  @inlinable
   func start(
     _ stream: Observable<Mutation, any Error>,
     for action: Action,
@@ -484,13 +488,16 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     deliver: @escaping @Sendable (Mutation, Store<State, Input>) -> Void
   ) {
     let slot = SingleAssignmentDisposable()
-    let name = "mutate(\(action))"
-    guard let handle = store.beginEffect(id: id, name: name, stop: { slot.dispose() }) else {
+    guard
+      let handle = store.beginEffect(id: id, name: "mutate(\(action))", stop: { slot.dispose() })
+    else {
       return
     }
     let subscription = stream.subscribe(
       onNext: { deliver($0, handle) },
-      onError: { error in handle.report(.commandFailed(command: name, error: error)) },
+      onError: { error in
+        handle.report(.commandFailed(command: "mutate(\(action))", error: error))
+      },
       onDisposed: { handle.endEffect() }
     )
     slot.setDisposable(subscription)

@@ -346,7 +346,7 @@ extension Store {
   @usableFromInline
   package func beginEffect(
     id: (any Hashable & Sendable)?,
-    name: String,
+    name: @autoclosure () -> String,
     stop: @escaping @Sendable () -> Void
   ) -> Store? {
     engine.beginEffect(key: id.map { CommandID($0) }, name: name, stop: stop).map {

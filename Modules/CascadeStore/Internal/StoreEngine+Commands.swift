@@ -87,7 +87,7 @@ extension StoreEngine {
   @usableFromInline
   func beginEffect(
     key: CommandID?,
-    name: String,
+    name: () -> String,
     stop: @escaping @Sendable () -> Void
   ) -> EffectOrigin? {
     let started = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
@@ -96,7 +96,8 @@ extension StoreEngine {
     }
     guard let (origin, probe) = started else { return nil }
     _ = Resources.increment(charging: account)
-    probe?.commandStarted(origin.id, name)
+    // The name is only made for a probe: describing an input can cost thousands of instructions.
+    probe?.commandStarted(origin.id, name())
     return origin
   }
 
