@@ -70,7 +70,8 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
   private let upstream = SingleAssignmentDisposable()
 
   /// The lifetime of this subscription.
-  public let lifetime: Lifetime? = Lifetime()
+  public var lifetime: Lifetime? { ownLifetime }
+  @usableFromInline let ownLifetime = Lifetime()
 
   /// Creates an observer calling the given closures.
   @usableFromInline
@@ -93,21 +94,21 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
   }
 
   /// Whether the subscription has ended.
-  public var isDisposed: Bool { lifetime.unsafelyUnwrapped.hasEnded }
+  public var isDisposed: Bool { ownLifetime.hasEnded }
 
   /// Delivers one event to the closures, unless the subscription has ended.
   @inlinable
   public func on(_ event: StreamEvent<Element, Failure>) {
     switch event {
     case .next(let element):
-      guard !lifetime.unsafelyUnwrapped.hasEnded else { return }
+      guard !ownLifetime.hasEnded else { return }
       onNext?(element)
     case .error(let failure):
-      guard lifetime.unsafelyUnwrapped.end() else { return }
+      guard ownLifetime.end() else { return }
       onError?(failure)
       release()
     case .completed:
-      guard lifetime.unsafelyUnwrapped.end() else { return }
+      guard ownLifetime.end() else { return }
       onCompleted?()
       release()
     }
@@ -115,7 +116,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
 
   /// Ends the subscription and disposes its upstream.
   public func dispose() {
-    guard lifetime.unsafelyUnwrapped.end() else { return }
+    guard ownLifetime.end() else { return }
     release()
   }
 

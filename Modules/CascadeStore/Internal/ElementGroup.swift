@@ -154,7 +154,7 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
       if isActive { handler(value) }
       return
     }
-    scheduler.unsafelyUnwrapped.schedule { [self] in
+    scheduler!.schedule { [self] in
       if isActive { handler(value) }
     }
   }

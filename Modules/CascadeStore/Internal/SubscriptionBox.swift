@@ -72,7 +72,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
         if box.isActive { handler(selected) }
         return
       }
-      scheduler.unsafelyUnwrapped.schedule {
+      scheduler!.schedule {
         if box.isActive { handler(selected) }
       }
     }

@@ -57,7 +57,7 @@ public final class BehaviorSubject<Element: Sendable, Failure: Error>: Observabl
 
   /// The latest value sent (or the initial one).
   public var value: Element {
-    core.latest.unsafelyUnwrapped
+    core.latest!
   }
 
   /// Whether anyone is subscribed.

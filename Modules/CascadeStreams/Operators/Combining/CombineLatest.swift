@@ -184,7 +184,7 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
       if latest[index] == nil { filled += 1 }
       latest[index] = value
       if filled == latest.count {
-        shouldDrain = enqueue(.values(latest.map { $0.unsafelyUnwrapped }))
+        shouldDrain = enqueue(.values(latest.map { $0! }))
       }
     case .error(let failure):
       stopped = true
