@@ -113,7 +113,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Sends an action on behalf of `sender`, which the store's step receives for every input the
   /// sending thread processes (see ``EngineStep``).
   @inlinable
-  package func send(_ action: Action, sender: Unmanaged<AnyObject>) {
+  package func send(_ action: Action, sender: StepSender) {
     engine.submitAction(action, origin: origin, sender: sender)
   }
 

@@ -5,7 +5,7 @@ extension StoreEngine {
   // MARK: - Processing (on the thread holding the processing token)
 
   @inlinable
-  func process(_ work: Work, sender: Unmanaged<AnyObject>?) {
+  func process(_ work: Work, sender: StepSender?) {
     switch work {
     case .action(let action, let origin, let mark):
       if let origin, origin.isCancelled { return }
@@ -21,7 +21,7 @@ extension StoreEngine {
   /// Runs the middlewares' interception, the architecture's ``step`` (if any), and reduces what
   /// it says to reduce now.
   @inlinable
-  func reduce(_ input: Action, mark: UInt64?, sender: Unmanaged<AnyObject>?) {
+  func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
     if hasMiddlewares {
       guard

@@ -165,7 +165,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// `sender` is handed to the ``step`` of every input this thread processes before it gives up
   /// the processing token (see ``EngineStep``).
   @inlinable
-  func submitAction(_ action: Action, origin: EffectOrigin?, sender: Unmanaged<AnyObject>? = nil) {
+  func submitAction(_ action: Action, origin: EffectOrigin?, sender: StepSender? = nil) {
     guard origin == nil, case .callerThread = isolation else {
       submit(.action(action, origin: origin))
       return
@@ -244,7 +244,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// (``EngineState/hasWork``, ``EngineState/takeNext()``,
   /// ``EngineState/releaseToken()``).
   @inlinable
-  func drain(sender: Unmanaged<AnyObject>?) {
+  func drain(sender: StepSender?) {
     let shared = storage.unsafeValue
     while true {
       storage.lock()
