@@ -31,6 +31,43 @@ struct StoreEngineStateTests {
     #expect(shared.token == .idle)
   }
 
+  @Test func aSubmitterTakesTheTokenWhenIdleAndQueuesOtherwise() {
+    var shared = Shared(state: 0)
+    let first = shared.admit(Self.action("first"))
+    #expect(first == .holdToken)
+    #expect(shared.token == .held)
+    #expect(shared.queue.isEmpty)  // the holder processes it itself
+    let second = shared.admit(Self.action("second"))
+    #expect(second == .queued)
+    let tookWhileHeld = shared.takeTokenIfOpenAndIdle()
+    #expect(!tookWhileHeld)  // someone is processing
+    #expect(Self.name(of: shared.takeNext()) == "second")
+    #expect(shared.releaseToken() == nil)
+    let tookWhenIdle = shared.takeTokenIfOpenAndIdle()
+    #expect(tookWhenIdle)
+    #expect(shared.token == .held)
+    _ = shared.releaseToken()
+    shared.stopAccepting()
+    let late = shared.admit(Self.action("late"))
+    #expect(late == .refused)
+    let tookWhileDraining = shared.takeTokenIfOpenAndIdle()
+    #expect(!tookWhileDraining)  // draining: the general path drops it
+    #expect(shared.token == .idle)
+  }
+
+  @Test func reentrantInputsOfACommandGoAheadOfTheRest() {
+    var shared = Shared(state: 0)
+    shared.token = .held
+    let fromSubscriber = shared.admitReentrant(Self.action("from a subscriber"), fromCommand: false)
+    let fromCommand = shared.admitReentrant(Self.action("from a command"), fromCommand: true)
+    #expect(fromSubscriber && fromCommand)
+    #expect(Self.name(of: shared.takeNext()) == "from a command")
+    #expect(Self.name(of: shared.takeNext()) == "from a subscriber")
+    _ = shared.close()
+    let afterClose = shared.admitReentrant(Self.action("after close"), fromCommand: false)
+    #expect(!afterClose)
+  }
+
   @Test func whatIsAcceptedFollowsTheLifecycle() {
     var shared = Shared(state: 0)
     #expect(shared.accepts(Self.action("a")) && shared.accepts(.expireCommands))

@@ -123,15 +123,16 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
     let shared = storage.unsafeValue
     storage.lock()
-    guard shared.pointee.accepts(work) else {
+    switch shared.pointee.admit(work) {
+    case .refused:
       storage.unlock()
       dropLate(work)
       return
-    }
-    if shared.pointee.processing {
-      shared.pointee.queue.append(work)
+    case .queued:
       storage.unlock()
       return
+    case .holdToken:
+      break
     }
     let queue: DispatchQueue?
     switch isolation {
@@ -139,7 +140,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case .queue(let own): queue = own
     case .mainQueue: queue = MainScheduler.isOnMainQueue ? nil : .main
     }
-    shared.pointee.token = .held
     if let queue {
       shared.pointee.queue.append(work)
       storage.unlock()
@@ -177,13 +177,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
     let shared = storage.unsafeValue
     storage.lock()
-    guard shared.pointee.accepting, !shared.pointee.processing else {
+    guard shared.pointee.takeTokenIfOpenAndIdle() else {
       // Another thread is processing, or the store is closed: the general path decides.
       storage.unlock()
       submit(.action(action, origin: nil))
       return
     }
-    shared.pointee.token = .held
     processingThread.store(me, ordering: .relaxed)
     storage.unlock()
     reduce(action, mark: nil, sender: sender)
@@ -199,21 +198,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     }
     if reducing.load(ordering: .relaxed) {
       // Inside the reducer this thread already holds the lock.
-      let shared = storage.unsafeValue
-      if shared.pointee.accepts(work) {
-        shared.pointee.queue.append(work)
-      }
+      _ = storage.unsafeValue.pointee.admitReentrant(work, fromCommand: false)
     } else {
       let shared = storage.unsafeValue
       storage.lock()
-      let accepted = shared.pointee.accepts(work)
-      if accepted {
-        if collectingCommandInputs {
-          shared.pointee.commandQueue.append(work)
-        } else {
-          shared.pointee.queue.append(work)
-        }
-      }
+      let accepted = shared.pointee.admitReentrant(work, fromCommand: collectingCommandInputs)
       storage.unlock()
       if !accepted { dropLate(work) }
     }

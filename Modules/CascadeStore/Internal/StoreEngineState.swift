@@ -94,28 +94,38 @@ enum EngineLifecycle: Sendable {
 
 /// A store engine's shared state, kept behind its lock, as a state machine.
 ///
-/// Two things move independently: who holds the *processing token* (``EngineToken``), and where the
-/// store is in its life (``EngineLifecycle``):
+/// Three things move independently: who holds the *processing token* (``EngineToken``), where
+/// the store is in its life (``EngineLifecycle``), and the effects in flight
+/// (``EffectRegistry``):
 ///
 /// ```
-///   token:      idle ──submit, no one processing──▶ held ──queues empty──▶ idle
-///                                     (the submitter, or the store's queue, processes)
+///   token:      idle ──admit / takeTokenIfOpenAndIdle──▶ held ──hasWork false: releaseToken──▶ idle
+///                         (the submitter, or the store's queue, processes)
+///               held: admit queues ──▶ takeNext (a command's inputs first) ──▶ process ──┐
+///                       ▲───────────────────────────────────────────────────────────────┘
 ///
-///   lifecycle:  open ──shutdown()──▶ draining ──commands ended, queue processed──▶ closed
-///                 └───────────────close(), the owner released───────────────────▶ closed
+///   lifecycle:  open ──shutdown(): stopAccepting──▶ draining ──effects ended, queue processed──▶ closed
+///                 └─────────────────────close(), the owner released─────────────────────────▶ closed
+///
+///   effects:    register ──▶ running ──cancel(key:) / cancel(effect:) / cancelAll──▶ cancelled
+///                                │                                                     │
+///                                └──────────────end (returned, completed, disposed)─────┴──▶ gone
 /// ```
 ///
-/// - **open**: every input is accepted.
+/// - **open**: every input is accepted (``admit(_:)``, ``admitReentrant(_:fromCommand:)``).
 /// - **draining**: `shutdown()` stopped accepting inputs from outside; the engine's own work
-///   (expiring and forgetting commands) is still accepted, and what is queued is processed.
+///   (expiring parked commands) is still accepted, and what is queued is processed.
 /// - **closed**: nothing is accepted or delivered; the queues were emptied (their `run` work
-///   told it was dropped), waiters resumed, subscriptions ended — at once, or, if a thread was
-///   processing, by that thread when it gives up the token (`closedBoxes`).
+///   told it was dropped), effects stopped, waiters resumed, subscriptions ended — at once, or, if
+///   a thread was processing, by that thread when it gives up the token (`closedBoxes`).
+/// - A **cancelled** effect's inputs are dropped when processed (its ``EffectOrigin`` is marked),
+///   whether queued before the cancellation or sent after it.
 ///
 /// The transitions are the mutating methods below, called under the lock; each returns what
-/// the engine does *after* releasing it (resume waiters, end subscriptions), so no user code
-/// and no continuation runs under the lock. The reducer is the one piece of user code that
-/// runs with the lock held (`StoreEngine.apply`).
+/// the engine does *after* releasing it (process, drop, resume waiters, stop effects, end
+/// subscriptions), so no user code and no continuation runs under the lock. The reducer is the
+/// one piece of user code that runs with the lock held (`StoreEngine.apply`). They are tested
+/// one by one, with no threads, in `StoreEngineStateTests` and `EffectRegistryTests`.
 @usableFromInline
 struct EngineState<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline typealias Work = EngineWork<State, Action>
@@ -177,6 +187,52 @@ extension EngineState {
     case .draining: work.isInternal
     case .closed: false
     }
+  }
+
+  /// What ``admit(_:)`` decided for a submitted work item.
+  @usableFromInline
+  enum Admission {
+    /// Not accepted (the store is draining or closed): the engine drops it.
+    case refused
+    /// Someone is processing: it was queued, and will be processed in order.
+    case queued
+    /// idle → held: no one was processing, so the submitter now holds the token (the work was
+    /// not queued: the submitter processes it, or queues it for its store's queue).
+    case holdToken
+  }
+
+  /// A submission from outside the processing thread.
+  @inlinable
+  mutating func admit(_ work: Work) -> Admission {
+    guard accepts(work) else { return .refused }
+    if processing {
+      queue.append(work)
+      return .queued
+    }
+    token = .held
+    return .holdToken
+  }
+
+  /// idle → held for an action the submitter processes at once: only while open and idle
+  /// (otherwise the general ``admit(_:)`` decides).
+  @inlinable
+  mutating func takeTokenIfOpenAndIdle() -> Bool {
+    guard accepting, !processing else { return false }
+    token = .held
+    return true
+  }
+
+  /// A submission from the processing thread itself (a subscriber, middleware or command of the
+  /// store): queued if accepted, in `commandQueue` when a synchronous command sent it.
+  @inlinable
+  mutating func admitReentrant(_ work: Work, fromCommand: Bool) -> Bool {
+    guard accepts(work) else { return false }
+    if fromCommand {
+      commandQueue.append(work)
+    } else {
+      queue.append(work)
+    }
+    return true
   }
 
   /// open → draining: `shutdown()` stops accepting inputs from outside.
