@@ -20,6 +20,16 @@ struct ReactorMiddlewareTests {
     }
   }
 
+  /// Reads each mutation typed: the items it appended.
+  struct TypedRecording: Middleware {
+    let appended: Recorder<String>
+
+    func process(_ record: MiddlewareRecord<CartReactor.Action, CartReactor.State>) {
+      guard case .append(let item)? = record.mutation(as: CartReactor.Mutation.self) else { return }
+      appended.append(item)
+    }
+  }
+
   /// Blocks `.add("forbidden")` and rewrites `.add("typo")` to `.add("fixed")`.
   struct Guarding: Middleware {
     let blocked: Recorder<String>
@@ -116,6 +126,27 @@ struct ReactorMiddlewareTests {
 
   // An intercepting middleware blocks an action before `mutate` runs, or rewrites it; the
   // middlewares after it see only what it let through.
+  @Test func aMiddlewareReadsTheMutationTyped() async {
+    let appended = Recorder<String>()
+    let reactor = CartReactor(
+      middlewares: [TypedRecording(appended: appended)],
+      clock: TestScheduler()
+    )
+    reactor.send(.add("a"))
+    reactor.send(.addTwice("b"))
+    await reactor.finish()
+    #expect(appended.values == ["a", "b", "b"])
+    let record = MiddlewareRecord<CartReactor.Action, CartReactor.State>(
+      input: .add("x"),
+      mutation: "not a mutation",
+      state: .init(),
+      sequence: 1,
+      time: .zero,
+      dispatcher: .none
+    )
+    #expect(record.mutation(as: CartReactor.Mutation.self) == nil)
+  }
+
   @Test func interceptingMiddlewareBlocksAnAction() {
     let log = Recorder<String>()
     let blocked = Recorder<String>()

@@ -84,6 +84,9 @@ public struct MiddlewareRecord<Input: Sendable, State: Sendable>: Sendable {
   /// The input that was reduced (after interception).
   public var input: Input
   /// The mutation a reactor derived from the input, if the architecture has mutations.
+  ///
+  /// One middleware contract serves all three architectures, so the record does not name a
+  /// mutation type; read it typed with ``mutation(as:)``.
   public var mutation: (any Sendable)?
   /// The state before the input, if a middleware asked for it with
   /// ``Middleware/wantsStateBefore``.
@@ -114,6 +117,18 @@ public struct MiddlewareRecord<Input: Sendable, State: Sendable>: Sendable {
     self.sequence = sequence
     self.time = time
     self.dispatcher = dispatcher
+  }
+
+  /// The reactor's mutation as `Mutation`, or `nil` if there is none or it has another type.
+  ///
+  /// ```swift
+  /// if let mutation = record.mutation(as: CounterReactor.Mutation.self) {
+  ///   metrics.count(mutation)
+  /// }
+  /// ```
+  @inlinable
+  public func mutation<Mutation: Sendable>(as type: Mutation.Type = Mutation.self) -> Mutation? {
+    mutation as? Mutation
   }
 }
 
