@@ -76,14 +76,10 @@ extension TestStore {
       clock: clock,
       creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     ) { log in
-      store.install(probe: log.probe { $0 })
-      let handle = store.weakHandle
-      return TestStoreDriver(
-        currentState: { store.state },
+      .onStore(
+        store,
+        log: log,
         send: { action, mark in store.send(action, mark: mark) },
-        settle: { await store.settle() },
-        rest: { await handle.finish() },
-        effectsInFlight: { store.effectsInFlight },
         parkedCommandCount: { store.parkedCommandCount },
         vocabulary: .init(
           received: "action",

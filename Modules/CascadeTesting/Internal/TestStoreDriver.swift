@@ -1,3 +1,5 @@
+import CascadeStore
+
 /// What a ``TestStore`` needs from the architecture it runs: its state, how to send it an action
 /// tagged for the log, how to wait for it, what is in flight, and the words for its failures.
 struct TestStoreDriver<State: Sendable, Action: Sendable>: Sendable {
@@ -31,4 +33,28 @@ struct TestStoreDriver<State: Sendable, Action: Sendable>: Sendable {
   /// The commands waiting for the state to allow them.
   let parkedCommandCount: @Sendable () -> Int
   let vocabulary: Vocabulary
+}
+
+extension TestStoreDriver {
+  /// The driver of an architecture that runs on one `Store` whose inputs are the test store's
+  /// actions (a store itself, a feedback loop): the probe on that store, and its drains.
+  static func onStore(
+    _ store: Store<State, Action>,
+    log: TestStoreLog<State, Action, Action>,
+    send: @escaping @Sendable (Action, UInt64) -> Void,
+    parkedCommandCount: @escaping @Sendable () -> Int,
+    vocabulary: Vocabulary
+  ) -> TestStoreDriver {
+    store.install(probe: log.probe { $0 })
+    let handle = store.weakHandle
+    return TestStoreDriver(
+      currentState: { store.state },
+      send: send,
+      settle: { await store.settle() },
+      rest: { await handle.finish() },
+      effectsInFlight: { store.effectsInFlight },
+      parkedCommandCount: parkedCommandCount,
+      vocabulary: vocabulary
+    )
+  }
 }
