@@ -33,7 +33,13 @@ public import CascadeStreams
 ///
 /// **Lifetime.** Releasing the store cancels its commands in flight and ends its subscriptions;
 /// ``shutdown(cancellingCommands:)`` does it gracefully. Commands receive a handle that does not
-/// keep the store alive; inputs sent through it afterwards are dropped with a diagnostic.
+/// keep the store alive; inputs sent through it afterwards are dropped with a diagnostic. When
+/// the release (or `shutdown`) returns, no subscriber of the store is running and none will run:
+/// if another thread is delivering a state at that moment, the release waits for that delivery
+/// to return. A subscriber must therefore never block waiting for the thread that releases its
+/// store (a `DispatchQueue.main.sync` in a subscriber on a background thread, while the main
+/// thread releases the store, would wait forever); releasing the store from its own subscriber
+/// does not wait.
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let engine: StoreEngine<State, Action>
   private let ownsEngine: Bool

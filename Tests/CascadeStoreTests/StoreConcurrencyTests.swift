@@ -279,4 +279,46 @@ struct MainStoreConcurrencyTests {
     #expect(seen.values == Array(0...2_000))
     subscription.dispose()
   }
+
+  // AT-31 and AT-32 across threads: releasing a store while another thread delivers its state
+  // returns only once that delivery has returned, so no subscriber of the store runs after the
+  // release. A thread sends `1` through a command's handle (which does not keep the store alive);
+  // the subscriber holds that delivery until the releasing thread is inside the teardown (it
+  // runs the command's cancel handler), then gives a release that would not wait 100 ms to
+  // return: however long it waits, the release has not returned when the delivery ends.
+  @Test func releaseWaitsForADeliveryInProgressOnAnotherThread() async {
+    let handle = LockedBox<Store<Int, Int>?>(nil)
+    let started = Signal()
+    let tearingDown = Signal()
+    let entered = Signal()
+    let released = Watched(false)
+    let releasedDuringDelivery = Recorder<Bool>()
+    var store: Store<Int, Int>? = Store(initialState: 0) { count, amount in count += amount }
+    store?.run("held") { _, store in
+      handle.value = store
+      await withTaskCancellationHandler {
+        started.fire()
+        try? await suspendUntilCancelled()
+      } onCancel: {
+        tearingDown.fire()
+      }
+    }
+    let subscription = store?.subscribe(on: .synchronous) { count in
+      guard count == 1 else { return }
+      entered.fire()
+      _ = tearingDown.waitBlocking()
+      // Only a release that does not wait can end this wait early; a correct one never does.
+      _ = released.waitBlocking(timeout: .milliseconds(100)) { $0 }
+      releasedDuringDelivery.append(released.value)
+    }
+    #expect(await started.wait())
+    let sender = Task { await onOwnThread { handle.value?.send(1) } }
+    #expect(await entered.wait())
+    store = nil
+    released.set(true)
+    await sender.value
+    #expect(releasedDuringDelivery.values == [false])
+    handle.value = nil
+    subscription?.dispose()
+  }
 }

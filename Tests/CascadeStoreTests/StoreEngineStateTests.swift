@@ -113,6 +113,22 @@ struct StoreEngineStateTests {
     #expect(shared.token == .idle)
   }
 
+  // Closed by another thread while one processes: the closer waits for the holder, which wakes
+  // it when it gives up the token, after telling the subscriptions (once, however many closers).
+  @Test func aCloserWaitingForTheHolderIsWokenWhenItGivesUpTheToken() {
+    var shared = Shared(state: 0)
+    shared.token = .held
+    _ = shared.close()
+    let woken = Counter()
+    shared.awaitHolder { woken.increment() }
+    shared.awaitHolder { woken.increment() }
+    #expect(woken.value == 0)
+    let release = shared.releaseToken()
+    for wake in release?.closers ?? [] { wake() }
+    #expect(woken.value == 2)
+    #expect(shared.releaseToken() == nil)  // each closer is woken once
+  }
+
   @Test func atRestOnlyWithNoWorkNoQueueAndNoOneProcessing() {
     var shared = Shared(state: 0)
     #expect(shared.isQuiescent)

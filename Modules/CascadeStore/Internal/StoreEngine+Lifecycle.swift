@@ -1,4 +1,5 @@
 import CascadeStreams
+import Dispatch
 import Synchronization
 
 extension StoreEngine {
@@ -41,8 +42,27 @@ extension StoreEngine {
   }
 
   /// Ends everything at once: no more input, no more delivery, commands cancelled.
+  ///
+  /// When it returns, no subscriber of the store is being called and none will be. If another
+  /// thread is processing an input (its reduction done, its state being delivered), this waits
+  /// until that thread has finished it: so a subscriber on that thread must not wait for the
+  /// thread that closes the store (by releasing it or calling `shutdown`), or both wait forever.
+  /// Closing from the processing thread itself (a subscriber that releases its store) does not
+  /// wait.
   func close() {
-    let closing = storage.withLock { $0.close() }
+    let me = currentThreadIdentity()
+    var holderDone: DispatchSemaphore?
+    let closing = storage.withLock { shared in
+      let closing = shared.close()
+      let holder = processingThread.load(ordering: .relaxed)
+      // A holder that has not started yet (a queued job) finds the store closed and does nothing.
+      if shared.processing, holder != 0, holder != me {
+        let done = DispatchSemaphore(value: 0)
+        shared.awaitHolder { done.signal() }
+        holderDone = done
+      }
+      return closing
+    }
     timers.dispose()
     for box in closing.subscriptions where box.cancel() && closing.tellNow { box.storeDidClose() }
     for stop in closing.stops { stop() }
@@ -50,6 +70,7 @@ extension StoreEngine {
     for _ in 0..<closing.parked { Resources.decrement(charging: account) }
     for dropped in closing.dropped { dropped() }
     for waiter in closing.waiters { waiter.resume() }
+    holderDone?.wait()
   }
 
   var isClosed: Bool { storage.withLock { $0.closed } }

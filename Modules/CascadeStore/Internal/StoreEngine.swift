@@ -249,6 +249,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       if let release {
         for box in release.closedBoxes { box.storeDidClose() }
         for waiter in release.waiters { waiter.resume() }
+        for wake in release.closers { wake() }
       }
       return
     }

@@ -157,6 +157,9 @@ struct EngineState<State: Sendable, Action: Sendable>: Sendable {
   /// Subscriptions ended by `close()` while a thread was processing: that thread tells them
   /// when it stops, so their last delivery and the end never overlap.
   @usableFromInline var closedBoxes: [SubscriptionBox<State>] = []
+  /// Threads that closed the store while another thread was processing, waiting for that thread
+  /// to finish the input in hand: woken when it gives up the token.
+  @usableFromInline var closers: [@Sendable () -> Void] = []
   /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
   @usableFromInline var probe: StoreProbe<State, Action>?
 }
@@ -258,17 +261,23 @@ extension EngineState {
   }
 
   /// What giving up the token leaves to do once the lock is released: resume the waiters for
-  /// idleness, and tell the subscriptions `close()` ended while a thread was processing that
-  /// the store closed.
+  /// idleness, tell the subscriptions `close()` ended while a thread was processing that the
+  /// store closed, and then wake the threads that closed it meanwhile.
   @usableFromInline
   struct Release {
     @usableFromInline var waiters: [CheckedContinuation<Void, Never>]
     @usableFromInline var closedBoxes: [SubscriptionBox<State>]
+    @usableFromInline var closers: [@Sendable () -> Void]
 
     @usableFromInline
-    init(waiters: [CheckedContinuation<Void, Never>], closedBoxes: [SubscriptionBox<State>]) {
+    init(
+      waiters: [CheckedContinuation<Void, Never>],
+      closedBoxes: [SubscriptionBox<State>],
+      closers: [@Sendable () -> Void]
+    ) {
       self.waiters = waiters
       self.closedBoxes = closedBoxes
+      self.closers = closers
     }
   }
 
@@ -277,12 +286,22 @@ extension EngineState {
   @inlinable
   mutating func releaseToken() -> Release? {
     token = .idle
-    if idleWaiters.isEmpty && closedBoxes.isEmpty { return nil }
+    if idleWaiters.isEmpty && closedBoxes.isEmpty && closers.isEmpty { return nil }
     defer {
       idleWaiters = []
       closedBoxes = []
+      closers = []
     }
-    return Release(waiters: idleWaiters, closedBoxes: closedBoxes)
+    return Release(waiters: idleWaiters, closedBoxes: closedBoxes, closers: closers)
+  }
+
+  /// A thread other than the token holder closed the store (``close()``) and waits, with no
+  /// lock held, until the holder has finished the input in hand: `wake` is called when it gives
+  /// up the token. Only while a thread is processing.
+  @usableFromInline
+  mutating func awaitHolder(_ wake: @escaping @Sendable () -> Void) {
+    precondition(processing, "awaitHolder(_:) without a thread processing")
+    closers.append(wake)
   }
 
   /// What closing leaves the engine to do once the lock is released.
