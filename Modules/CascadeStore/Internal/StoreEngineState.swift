@@ -295,9 +295,11 @@ extension EngineState {
     return Release(waiters: idleWaiters, closedBoxes: closedBoxes, closers: closers)
   }
 
-  /// A thread other than the token holder closed the store (``close()``) and waits, with no
-  /// lock held, until the holder has finished the input in hand: `wake` is called when it gives
-  /// up the token. Only while a thread is processing.
+  /// Registers a thread that closed the store while another holds the token.
+  ///
+  /// The closer (``close()``) then waits, with no lock held, until the holder has finished the
+  /// input in hand: `wake` is called when it gives up the token. Only while a thread is
+  /// processing.
   @usableFromInline
   mutating func awaitHolder(_ wake: @escaping @Sendable () -> Void) {
     precondition(processing, "awaitHolder(_:) without a thread processing")
