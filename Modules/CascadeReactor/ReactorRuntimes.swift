@@ -94,9 +94,9 @@ public enum ReactorRuntimes {
 @usableFromInline
 final class RuntimeTable: Sendable {
   /// One reactor's runtime.
-  final class Entry: @unchecked Sendable {
-    // Safety: immutable; `owner` is a weak reference to a `Sendable` reactor (loading it is
-    // thread-safe), `pin` is never read, and `runtime` is a `Sendable` runtime.
+  final class Entry: Sendable {
+    // Checked: every stored property is a `let` of a `Sendable` type (a `weak let` is loaded
+    // atomically).
     weak let owner: (any AnyObject & Sendable)?
     /// Keeps the reactor's memory, so its address is not reused while this entry exists.
     unowned let pin: any AnyObject & Sendable

@@ -327,14 +327,15 @@ extension Store {
 }
 
 extension Store {
-  /// Cancels the commands with `id` now, on the thread processing the store's inputs: inputs their
-  /// tasks already queued are dropped, even those queued ahead of the input being processed.
+  /// Cancels the effects with `id` at once, from any thread, instead of in order with the inputs
+  /// queued (as ``cancel(id:)`` does): their stops are called, inputs they already queued are
+  /// dropped, even those queued ahead, and waiting commands with that id never run.
   ///
-  /// For architectures that start work while processing (a reactor's `mutate`).
-  ///
-  /// - Precondition: called while processing an input of this store.
+  /// For architectures that start work while processing: a reactor's `mutate` cancels the
+  /// effects its action replaces, on the processing thread, so the cancellation falls between
+  /// that action and the next.
   @usableFromInline
-  package func cancelWhileProcessing(id: some Hashable & Sendable) {
+  package func cancelNow(id: some Hashable & Sendable) {
     engine.cancel(id: CommandID(id))
   }
 }

@@ -108,7 +108,7 @@ extension TestStore {
   /// reported once.
   func reportLeftovers(at site: CallSite, when: String) {
     let parked = driver.parkedCommandCount()
-    let other = driver.vocabulary.work == nil ? 0 : otherWork
+    let other = otherWork
     let (values, commands, reportParked, reportWork) = log.withLock { contents in
       let values = contents.received.map(\.value)
       contents.received = []
@@ -148,11 +148,12 @@ extension TestStore {
         """
       )
     }
-    if reportWork, let work = driver.vocabulary.work {
+    if reportWork {
       let (verb, pronoun) = other == 1 ? ("is", "it") : ("are", "them")
       messages.append(
         """
-        \(count(other, work)) \(verb) still running \(when)
+        \(count(other, driver.vocabulary.effect)) started before the test store \(verb) still \
+        running \(when)
 
         Let \(pronoun) end (advance the clock the work waits on), cancel \(pronoun), or set \
         exhaustivity to .off.
@@ -204,11 +205,6 @@ extension TestStore {
 /// "1 command", "2 commands".
 func count(_ number: Int, _ noun: String) -> String {
   "\(number) \(noun)\(number == 1 ? "" : "s")"
-}
-
-/// "1 mutation stream", "2 mutation streams", for a noun given in both numbers.
-func count(_ number: Int, _ noun: (one: String, many: String)) -> String {
-  "\(number) \(number == 1 ? noun.one : noun.many)"
 }
 
 /// "an action", "a mutation", "an event".

@@ -48,7 +48,6 @@ extension TestStore {
         vocabulary: .init(
           received: "event",
           effect: "effect",
-          work: ("feedback effect", "feedback effects"),
           idle: "no feedback effect is in flight to send it",
           unprocessed: """
             the loop did not reduce the event; a middleware blocked it, or the loop has shut \

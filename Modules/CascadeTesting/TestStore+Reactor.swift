@@ -82,7 +82,6 @@ extension TestStore {
         vocabulary: .init(
           received: "mutation",
           effect: "effect",
-          work: ("mutation stream", "mutation streams"),
           idle: "no asynchronous mutation or mutation stream is in flight to send it",
           unprocessed: "the reactor did not process the action; it has shut down"
         )

@@ -258,8 +258,8 @@ extension TestStore {
     var commands = log.withLock {
       $0.commands.sorted { $0.key < $1.key }.map(\.value.description)
     }
-    if let work = driver.vocabulary.work, case let other = otherWork, other > 0 {
-      commands.append(count(other, work))
+    if case let other = otherWork, other > 0 {
+      commands.append(count(other, driver.vocabulary.effect) + " started before the test store")
     }
     if !commands.isEmpty {
       message += "\n\nStill running:\n\n" + commands.map { "  " + $0 }.joined(separator: "\n")

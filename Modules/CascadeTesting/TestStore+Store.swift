@@ -84,7 +84,6 @@ extension TestStore {
         vocabulary: .init(
           received: "action",
           effect: "command",
-          work: nil,
           idle: "no command is in flight or waiting to send it",
           unprocessed: """
             the store did not reduce the action; a middleware blocked it, or the store has \

@@ -247,8 +247,8 @@ public final class TestStore<Architecture: TestStoreArchitecture>: Sendable {
 
   // MARK: - Work in flight
 
-  /// The work in flight other than commands the log has seen start: a reactor's mutation
-  /// streams, a loop's feedback effects.
+  /// The effects in flight that the log has not seen start: those the architecture began before
+  /// the test store was attached to it (a reactor that had already been sent an action).
   var otherWork: Int {
     max(0, driver.effectsInFlight() - log.withLock { $0.commands.count })
   }

@@ -253,6 +253,24 @@ struct ReactorTestStoreTests {
     await store.finish()
   }
 
+  // AT-33 (6): an effect the reactor began before the test store was attached (the log never
+  // saw it start) is still reported at the end, by count.
+  @Test func failsForAnEffectBegunBeforeTheTestStore() async {
+    let reactor = ListReactor(clock: TestScheduler())
+    reactor.send(.watch)
+    await reactor.settle()
+    let store = TestStore(reactor: reactor)
+    await withKnownIssue {
+      await store.finish(timeout: .milliseconds(100))
+    } matching: { issue in
+      issue.description.contains(
+        "1 effect started before the test store is still running at the end of the test"
+      )
+    }
+    reactor.cancel(id: "watch")
+    await store.finish()
+  }
+
   // AT-33 (7): an assertion closure that throws.
   @Test func failsWhenAnAssertionClosureThrows() async {
     struct Boom: Error {}

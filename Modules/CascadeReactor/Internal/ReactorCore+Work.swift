@@ -92,7 +92,7 @@ extension ReactorCore {
     case .operation(let operation):
       // Cancel the previous work now, while processing this action, so that its results
       // already queued (even ahead of this action's command) are dropped.
-      if cancelInFlight, let id = id { store.cancelWhileProcessing(id: id) }
+      if cancelInFlight, let id = id { store.cancelNow(id: id) }
       store.run("mutate(\(action))", id: id, cancelInFlight: cancelInFlight) {
         _,
         store in
@@ -101,7 +101,7 @@ extension ReactorCore {
     case .stream(let stream):
       // Cancelling in flight happens now, while this action is processed, so that what the
       // previous streams queued is dropped (AT-26).
-      if cancelInFlight, let id = id { store.cancelWhileProcessing(id: id) }
+      if cancelInFlight, let id = id { store.cancelNow(id: id) }
       start(stream, for: action, id: id, deliver: deliver)
     }
   }

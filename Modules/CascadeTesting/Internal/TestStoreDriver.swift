@@ -10,9 +10,6 @@ struct TestStoreDriver<State: Sendable, Action: Sendable>: Sendable {
     /// What its effects are called in the list of those still running: "command" for a store,
     /// "effect" for a reactor's operations and streams and a loop's feedback effects.
     let effect: String
-    /// The work other than commands that may still send it, singular and plural ("mutation
-    /// stream", "mutation streams"); `nil` for a store, which has none.
-    let work: (one: String, many: String)?
     /// Why a `receive` gave up at once: nothing left could send what it waits for.
     let idle: String
     /// The failure of a `send` whose action was not processed.
