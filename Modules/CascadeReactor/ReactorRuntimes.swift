@@ -32,14 +32,15 @@ extension Reactor {
 ///   table's lock and looks the reactor up;
 /// - the table learns that a reactor is gone only when it next looks (Swift on Linux has no
 ///   associated objects, and a reactor that holds nothing of the table's cannot say when it
-///   goes): a released reactor's runtime — its work in flight, its state streams — lives on until
-///   the table is swept. The table sweeps itself each time it takes in a new reactor (every time
-///   while it holds up to 64 reactors, then each time it has doubled since the last sweep), and
-///   ``purgeReleased()`` sweeps it now. Until then, what the released reactor's work sends is
-///   dropped, and nothing reaches the reactor (its machinery holds it weakly).
+///   goes): a released reactor's runtime lives on until the table is swept. Its work ends
+///   earlier, at the first input it sends after the release: that input is dropped, the work
+///   in flight is cancelled and the state streams end. Work that sends nothing (a task that
+///   waits, a stream that stays silent) ends when the table is swept: each time it takes in a
+///   new reactor (every time while it holds up to 64 reactors, then each time it has doubled
+///   since the last sweep), or now with ``purgeReleased()``.
 ///
-/// Call `shutdown()` on a reactor that has work which never ends before letting it go, or
-/// declare its `runtime`.
+/// Call `shutdown()` on a reactor that has silent work which never ends before letting it go,
+/// or declare its `runtime`.
 public enum ReactorRuntimes {
   /// The table.
   @usableFromInline static let table = RuntimeTable()
@@ -75,7 +76,13 @@ public enum ReactorRuntimes {
 
   /// Whether the table holds a runtime for `reactor`.
   package static func holdsRuntime(for reactor: AnyObject) -> Bool {
-    table.holdsRuntime(for: reactor)
+    table.holdsRuntime(for: ObjectIdentifier(reactor))
+  }
+
+  /// Whether the table holds a runtime for the reactor with `identity`, alive or released and
+  /// not yet swept.
+  package static func holdsRuntime(for identity: ObjectIdentifier) -> Bool {
+    table.holdsRuntime(for: identity)
   }
 }
 
@@ -154,8 +161,8 @@ final class RuntimeTable: Sendable {
 
   var count: Int { slots.withLock { $0.count } }
 
-  func holdsRuntime(for owner: AnyObject) -> Bool {
-    let address = UInt(bitPattern: ObjectIdentifier(owner))
+  func holdsRuntime(for identity: ObjectIdentifier) -> Bool {
+    let address = UInt(bitPattern: identity)
     return slots.withLock { $0.entry(at: address) } != nil
   }
 }

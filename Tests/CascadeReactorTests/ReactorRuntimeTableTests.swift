@@ -40,15 +40,18 @@ struct ReactorRuntimeTableTests {
     enum Action: Sendable {
       case forever
       case endlessStream
+      case relayed
     }
 
     let initialState = 0
     let cancelled: Counter
     let started: Signal
+    let relay: PublishSubject<Int, Never>
 
-    init(cancelled: Counter, started: Signal) {
+    init(cancelled: Counter, started: Signal, relay: PublishSubject<Int, Never> = .init()) {
       self.cancelled = cancelled
       self.started = started
+      self.relay = relay
     }
 
     var scheduler: any Scheduler { ImmediateScheduler.instance }
@@ -70,6 +73,8 @@ struct ReactorRuntimeTableTests {
         return .stream(
           Observable<Int, any Error>.never().do(onDispose: { cancelled.increment() })
         )
+      case .relayed:
+        return .stream(relay.asObservable().do(onDispose: { cancelled.increment() }))
       }
     }
 
@@ -124,6 +129,44 @@ struct ReactorRuntimeTableTests {
     #expect(await cancelled.wait { $0 == 2 })
     #expect(await completed.wait { $0 == 1 })
     subscription.dispose()
+  }
+
+  // A released reactor's work ends at the first input it sends after the release, before any
+  // sweep: that input is dropped, the other work in flight is cancelled and the state stream
+  // ends; the table still holds the runtime until it is swept.
+  @Test func theFirstInputAfterReleaseEndsTheWork() async {
+    let cancelled = Counter()
+    let started = Signal()
+    let completed = Counter()
+    let relay = PublishSubject<Int, Never>()
+    var reactor: EndlessReactor? = EndlessReactor(
+      cancelled: cancelled,
+      started: started,
+      relay: relay
+    )
+    weak let weakReactor = reactor
+    let states = Recorder<Int>()
+    let subscription = reactor!.state.subscribe(
+      onNext: { states.append($0) },
+      onCompleted: { completed.increment() }
+    )
+    reactor?.send(.forever)
+    reactor?.send(.relayed)
+    #expect(await started.wait())
+    relay.onNext(1)
+    #expect(states.values == [0, 1])
+    #expect(reactor?.effectsInFlight == 2)
+    let address = ObjectIdentifier(reactor!)
+    reactor = nil
+    #expect(weakReactor == nil)
+    #expect(cancelled.value == 0)  // nothing has looked yet
+    relay.onNext(2)
+    #expect(await cancelled.wait { $0 == 2 })  // the task's handler, and the relayed stream
+    #expect(completed.value == 1)
+    #expect(states.values == [0, 1])
+    #expect(ReactorRuntimes.holdsRuntime(for: address))
+    subscription.dispose()
+    ReactorRuntimes.purgeReleased()
   }
 
   // Taking in a new reactor sweeps the table: the runtimes of released reactors go without an

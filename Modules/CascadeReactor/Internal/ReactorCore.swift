@@ -33,6 +33,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   static func build<R: Reactor>(_ reactor: R) -> (ReactorCore, connect: () -> Void)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let weakReactor = WeakReactor(reactor)
+    let closer = StoreCloser()
     let store = Store<State, Input>(
       initialState: reactor.initialState,
       middlewares: reactor.middlewares.isEmpty
@@ -56,9 +57,15 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
           sender.with { process(input, by: unsafeDowncast($0, to: R.self), reduceNow: reduceNow) }
         } else if let reactor = weakReactor.reactor {
           process(input, by: reactor, reduceNow: reduceNow)
+        } else {
+          // The reactor is gone but its machinery lives on: a runtime in the shared table, until
+          // the table is swept (`ReactorRuntimes`). Its work ends at this first input after the
+          // release: its effects are cancelled and its state streams end.
+          closer.closeStore()
         }
       }
     )
+    closer.connect(store)
     // Each hook is called once; where it is the default (which returns its input unchanged),
     // its result is not used and inputs go straight to the store.
     let actions = PublishSubject<Action, Never>()
