@@ -18,6 +18,30 @@ struct StoreConcurrencyTests {
     }
   }
 
+  // A subscription that skips repeats keeps its last selection behind a pointer, with no lock
+  // and no exclusivity check (`LastSelection`: 34% of W2's selector form); that is safe only
+  // because one thread at a time processes the store's inputs. 8 threads send at once (under
+  // ThreadSanitizer in CI, which would report two threads touching it): each selection is
+  // delivered once, in order.
+  @Test func selectionsThatSkipRepeatsSeeEachChangeOnceInOrder() async {
+    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+    let tens = Recorder<Int>()
+    let evens = Recorder<Bool>()
+    let byTen = store.subscribe(select: { $0 / 10 }, on: .synchronous) { tens.append($0) }
+    let byParity = store.subscribe(select: { $0 % 2 == 0 }, on: .synchronous) {
+      evens.append($0)
+    }
+    let finished = await runOnThreads(8) { _ in
+      for _ in 0..<1_000 { store.send(1) }
+    }
+    #expect(finished)
+    #expect(tens.values == Array(0...800))
+    #expect(evens.values.count == 8_001)
+    #expect(evens.values.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) })
+    byTen.dispose()
+    byParity.dispose()
+  }
+
   // AT-10: 16 threads × 1,000 increments, 3 subscribers: nothing lost or duplicated, the reducer
   // never overlaps, each subscriber sees a strictly increasing sequence ending at 16,000.
   @Test func noLostOrDuplicatedActions() async {

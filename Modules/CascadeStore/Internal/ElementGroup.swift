@@ -7,9 +7,11 @@ public import Synchronization
 /// A store with a thousand subscribers, each selecting its own element of an array, would
 /// otherwise call a thousand selector closures and compare a thousand selections per input. The
 /// group keeps, for all of them together, the subscribed indexes and the last value delivered for
-/// each in two contiguous arrays, and after each input reads the collection once and compares
-/// element by element in one tight, specialized loop; only a subscriber whose element changed is
-/// called. It is one subscription of the store (one ``SubscriptionBox``) however many
+/// each in one contiguous array of slots, and after each input reads the collection once and
+/// compares element by element in one tight, specialized loop; only a subscriber whose element
+/// changed is called. The loop is safe code: over the same slots through an unsafe buffer
+/// pointer it cost 10% fewer instructions per input (W2, 1,000 subscribers, callgrind: 17,433
+/// against 19,438), below the 15% that would justify one. It is one subscription of the store (one ``SubscriptionBox``) however many
 /// subscribers it serves.
 ///
 /// Joining, leaving and notifying all happen on the store's processing thread, in order with
@@ -18,15 +20,28 @@ public import Synchronization
 final class ElementGroup<State: Sendable, Elements: RandomAccessCollection & Sendable>:
   @unchecked Sendable
 where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
-  // Safety: `indexes`, `last` and `entries` are only touched by the store's processing thread
+  // Safety: `slots` and `entries` are only touched by the store's processing thread
   // (joins and compactions arrive as work items; notifications come from that thread), or by
   // the thread closing the store once processing has stopped. `box` is set once, on the
   // processing thread, before the group is used; `path` is immutable.
   @usableFromInline typealias Element = Elements.Element
 
   @usableFromInline let path: any KeyPath<State, Elements> & Sendable
-  @usableFromInline var indexes: ContiguousArray<Elements.Index> = []
-  @usableFromInline var last: ContiguousArray<Element?> = []
+  /// One subscribed index and the last value delivered for it.
+  @usableFromInline
+  struct Slot {
+    @usableFromInline let index: Elements.Index
+    @usableFromInline var last: Element?
+
+    @inlinable
+    init(index: Elements.Index, last: Element?) {
+      self.index = index
+      self.last = last
+    }
+  }
+
+  /// The subscribed indexes with their last values, in the order of `entries`.
+  @usableFromInline var slots: ContiguousArray<Slot> = []
   @usableFromInline var entries: ContiguousArray<ElementEntry<Element>> = []
 
   /// The group's subscription of the store: set when the group is attached, cleared when it
@@ -45,8 +60,7 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
     let elements = state[keyPath: path]
     var value: Element?
     if index >= elements.startIndex && index < elements.endIndex { value = elements[index] }
-    indexes.append(index)
-    last.append(value)
+    slots.append(Slot(index: index, last: value))
     entries.append(entry)
     if let value { entry.deliver(value) }
   }
@@ -57,18 +71,19 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
     let elements = state[keyPath: path]
     let start = elements.startIndex
     let end = elements.endIndex
-    let count = indexes.count
-    indexes.withUnsafeBufferPointer { indexes in
-      last.withUnsafeMutableBufferPointer { last in
-        for position in 0..<count {
-          let index = indexes[position]
-          guard index >= start && index < end else { continue }
-          let value = elements[index]
-          if let previous = last[position], previous == value { continue }
-          last[position] = value
-          entries[position].deliver(value)
-        }
-      }
+    // Local arrays, not the properties: a property access costs an exclusivity check each time.
+    // `slots` is taken out (so it stays uniquely referenced, written in place) and put back.
+    let entries = self.entries
+    var slots = self.slots
+    self.slots = []
+    defer { self.slots = slots }
+    for position in slots.indices {
+      let index = slots[position].index
+      guard index >= start && index < end else { continue }
+      let value = elements[index]
+      if let previous = slots[position].last, previous == value { continue }
+      slots[position].last = value
+      entries[position].deliver(value)
     }
   }
 
@@ -91,15 +106,13 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
     var kept = 0
     for position in entries.indices where entries[position].isActive {
       if kept != position {
-        indexes[kept] = indexes[position]
-        last[kept] = last[position]
+        slots[kept] = slots[position]
         entries[kept] = entries[position]
       }
       kept += 1
     }
     let removed = entries.count - kept
-    indexes.removeLast(removed)
-    last.removeLast(removed)
+    slots.removeLast(removed)
     entries.removeLast(removed)
     return entries.isEmpty
   }
@@ -109,8 +122,7 @@ where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
   func storeDidClose() {
     let ended = entries
     entries = []
-    indexes = []
-    last = []
+    slots = []
     box = nil  // The box's body holds the group: break the cycle.
     for entry in ended where entry.cancel() { entry.onClose?() }
   }

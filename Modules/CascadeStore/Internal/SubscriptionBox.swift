@@ -110,7 +110,10 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
 /// The last selection a subscription delivered.
 ///
 /// The value sits behind a pointer so that reading and writing it costs no dynamic exclusivity
-/// check on the notification path.
+/// check on the notification path: as a class's stored `var`, W2's selector form (1,000
+/// subscriptions that skip repeats) costs 34% more instructions per input (callgrind: 322,626
+/// against 240,544). `StoreConcurrencyTests.selectionsThatSkipRepeatsSeeEachChangeOnceInOrder`
+/// runs it from 8 threads under ThreadSanitizer.
 @usableFromInline
 final class LastSelection<Value>: @unchecked Sendable {
   // Safety: only touched from a subscription's `body`, which the store's processing calls one
