@@ -286,7 +286,8 @@ extension EngineState {
   @inlinable
   mutating func releaseToken() -> Release? {
     token = .idle
-    if idleWaiters.isEmpty && closedBoxes.isEmpty && closers.isEmpty { return nil }
+    // `closedBoxes` and `closers` are only filled once closed: one check for both.
+    if idleWaiters.isEmpty && !closed { return nil }
     defer {
       idleWaiters = []
       closedBoxes = []
