@@ -2,14 +2,20 @@ public import AppSupport
 public import CascadeStore
 public import CascadeStreams
 
-/// The movie list on a `Store`: a reducer over ``MoviesEvent``, and a subscriber that follows
-/// the request in flight — when it changes, the previous request is disposed of (cancelled)
-/// and the new one started; its page or failure is sent back to the store.
+/// The movie list on a `Store`: a reducer over ``MoviesEvent``, and a `Command` that starts the
+/// request each intent issued — the Store idiom the three apps share (Todo's writes and the RPG's
+/// saves start the same way).
+///
+/// After each intent the service fires a ``StartRequest`` command; it runs in order with the
+/// inputs, with the state they produced, and starts the request in flight if it is new, as an
+/// effect of the store's registry under one id: a newer request cancels the older one (latest
+/// wins), and the store's shutdown or release cancels it. Its page or failure comes back as an
+/// input.
 public final class StoreMovies: AppService {
   /// The store behind the service.
   public let store: Store<MoviesState, MoviesEvent>
-  private let requestFollower: any Disposable
-  private let inFlight = SerialDisposable()
+  private let source: any MoviePageSource
+  private let started = LockedValue(0)
 
   /// Creates the service.
   ///
@@ -20,24 +26,12 @@ public final class StoreMovies: AppService {
     source: any MoviePageSource,
     scheduler: any Scheduler = ConcurrentDispatchQueueScheduler()
   ) {
-    let store = Store(
+    self.source = source
+    store = Store(
       initialState: MoviesState(),
       scheduler: scheduler,
       reducer: MoviesEvent.reduce
     )
-    let inFlight = inFlight
-    self.store = store
-    // Delivered on the processing thread, in order; sending from here is queued.
-    requestFollower = store.select(\.request).subscribe(onNext: { [weak store] request in
-      guard let store else { return }
-      guard let request else {
-        inFlight.replace(with: Disposables.empty)
-        return
-      }
-      inFlight.replace(
-        with: source.events(for: request).subscribe(onNext: { [weak store] in store?.send($0) })
-      )
-    })
   }
 
   /// ``Architecture/store``.
@@ -49,14 +43,35 @@ public final class StoreMovies: AppService {
   /// The store's states.
   public var states: Observable<MoviesState, Never> { store.states }
 
-  /// Sends the intent to the store.
+  /// Sends the intent to the store; the request it issues, if any, starts through a command.
   public func send(_ intent: MoviesIntent) {
     store.send(.intent(intent))
+    store.fire(command: StartRequest(source: source, started: started))
   }
+}
 
-  deinit {
-    requestFollower.dispose()
-    inFlight.dispose()
+/// Starts the request in flight if no earlier command started it: the store's one page effect.
+struct StartRequest: Command {
+  /// The id of the effect: one page loads at a time.
+  static let pageWork = "page"
+
+  let source: any MoviePageSource
+  /// The id of the last request started.
+  let started: LockedValue<Int>
+
+  func execute(state: MoviesState, core: Store<MoviesState, MoviesEvent>) {
+    guard let request = state.request else { return }
+    let isNew = started.withLock { started in
+      defer { started = max(started, request.id) }
+      return request.id > started
+    }
+    guard isNew else { return }
+    core.run(
+      "request \(request.id) (page \(request.page))",
+      id: Self.pageWork,
+      cancelInFlight: true,
+      stream: source.events(for: request)
+    )
   }
 }
 

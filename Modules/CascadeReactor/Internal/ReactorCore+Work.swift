@@ -108,14 +108,10 @@ extension ReactorCore {
 
   /// Subscribes to a stream of mutations now, so that streams on virtual time schedule at once.
   ///
-  /// The stream is an effect of the store's registry: it sends through a handle of its own, is
-  /// disposed by `cancel(id:)` when it has an id, by the next stream with the same id when
-  /// `cancelInFlight`, and when the reactor shuts down or is released; what it queued is then
-  /// dropped.
-  ///
-  /// Inlinable, so that it is specialized for the reactor's types in client code: unspecialized,
-  /// its subscription looks up generic metadata several times per stream (the ReactorKit form,
-  /// a stream per action, paid ~30% of its instructions for it).
+  /// The stream is an effect of the store's registry (`Store.start`): it sends through a handle
+  /// of its own, is disposed by `cancel(id:)` when it has an id, by the next stream with the
+  /// same id when `cancelInFlight`, and when the reactor shuts down or is released; what it
+  /// queued is then dropped.
   @inlinable
   func start(
     _ stream: Observable<Mutation, any Error>,
@@ -123,20 +119,7 @@ extension ReactorCore {
     id: (any Hashable & Sendable)?,
     deliver: @escaping @Sendable (Mutation, Store<State, Input>) -> Void
   ) {
-    let slot = SingleAssignmentDisposable()
-    guard
-      let handle = store.beginEffect(id: id, name: "mutate(\(action))", stop: { slot.dispose() })
-    else {
-      return
-    }
-    let subscription = stream.subscribe(
-      onNext: { deliver($0, handle) },
-      onError: { error in
-        handle.report(.commandFailed(command: "mutate(\(action))", error: error))
-      },
-      onDisposed: { handle.endEffect() }
-    )
-    slot.setDisposable(subscription)
+    store.start(stream, id: id, name: "mutate(\(action))", deliver: deliver)
   }
 
   /// Ends the machinery: the store shuts down (cancelling its tasks), and every stream —
