@@ -117,7 +117,10 @@ enum EngineLifecycle: Sendable {
 ///   (expiring parked commands) is still accepted, and what is queued is processed.
 /// - **closed**: nothing is accepted or delivered; the queues were emptied (their `run` work
 ///   told it was dropped), effects stopped, waiters resumed, subscriptions ended — at once, or, if
-///   a thread was processing, by that thread when it gives up the token (`closedBoxes`).
+///   a thread was processing, by that thread when it gives up the token (`closedBoxes`). A
+///   thread that closes while another processes waits until then (``awaitHolder(_:)``, woken by
+///   ``releaseToken()``), so no delivery runs after `close()` returns; the holder closing the
+///   store itself never waits.
 /// - A **cancelled** effect's inputs are dropped when processed (its ``EffectOrigin`` is marked),
 ///   whether queued before the cancellation or sent after it.
 ///
