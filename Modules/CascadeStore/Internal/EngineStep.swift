@@ -72,4 +72,3 @@ package struct StepSender {
     object._withUnsafeGuaranteedRef(body)
   }
 }
-
