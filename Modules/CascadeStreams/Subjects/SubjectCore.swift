@@ -46,8 +46,8 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   struct State: Sendable {
     @usableFromInline var registrations: [Registration] = []
     @usableFromInline var replayingCount = 0
+    /// The values kept for replay, at most `capacity`: nothing else of what was sent is kept.
     @usableFromInline var buffer = FIFO<Element>()
-    @usableFromInline var last: Element?
     @usableFromInline var terminal: StreamEvent<Element, Failure>?
     @usableFromInline var queue = FIFO<StreamEvent<Element, Failure>>()
     @usableFromInline var emitting = false
@@ -66,7 +66,6 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     capacity = replay
     storage.withLock { state in
       if let initial, replay > 0 { state.buffer.append(initial) }
-      state.last = initial
     }
   }
 
@@ -76,7 +75,8 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     for registration in storage.withLock({ $0.registrations }) { registration.finish() }
   }
 
-  var latest: Element? { storage.withLock { $0.last } }
+  /// The latest value kept for replay (a behavior subject's current value).
+  var latest: Element? { storage.withLock { $0.buffer.last } }
 
   var hasObservers: Bool { storage.withLock { !$0.registrations.isEmpty } }
 
@@ -123,7 +123,6 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
     guard state.terminal == nil else { return nil }
     switch event {
     case .next(let element):
-      state.last = element
       if capacity > 0 {
         state.buffer.append(element)
         if state.buffer.count > capacity { _ = state.buffer.popFirst() }
@@ -149,9 +148,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   func subscribe(_ observer: AnyObserver<Element, Failure>) -> any Disposable {
     let registration = Registration(observer)
     let (replay, terminal) = storage.withLock { state in
-      var replay: [StreamEvent<Element, Failure>] = []
-      var copy = state.buffer
-      while let element = copy.popFirst() { replay.append(.next(element)) }
+      let replay = state.buffer.elements.map { StreamEvent<Element, Failure>.next($0) }
       if state.terminal == nil {
         state.registrations.append(registration)
         state.replayingCount += 1
