@@ -91,7 +91,8 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
 
   /// Schedules `action` `delay` after the current virtual time.
   ///
-  /// A negative delay counts as zero.
+  /// A negative delay counts as zero; a delay of 100 years or more never comes, as on every
+  /// scheduler: `action` is not scheduled, and ``run(limit:)`` does not reach it.
   ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
@@ -101,7 +102,8 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
   )
     -> any Disposable
   {
-    schedule(at: nil, after: delay, counted: true, action)
+    if delay.schedulingNanoseconds == nil { return Disposables.empty }
+    return schedule(at: nil, after: delay, counted: true, action)
   }
 
   /// Schedules `action` at `instant`, or `delay` after the current time when `instant` is `nil`.

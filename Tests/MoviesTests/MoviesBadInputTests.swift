@@ -94,6 +94,27 @@ import Testing
     #expect(typed.outputText.contains("Page 2 of 17"))
   }
 
+  /// Issue 19, time never traps: a timeout too long to be a deadline (`inf`, `1e10` s, past the
+  /// ~292 years that `Int` nanoseconds hold) means no timeout; the page still loads. (Before:
+  /// `--timeout inf` and `--timeout 1e10` died on signal 4.)
+  @Test(
+    .enabled(if: executable != nil, "the movies executable was not found next to the tests"),
+    arguments: ["inf", "1e10", "1e300", "0.001"]
+  )
+  func anyPositiveTimeoutIsAccepted(timeout: String) async throws {
+    let run = try await Self.movies(["list", "--pages", "1", "--timeout", timeout])
+    if timeout == "0.001" {
+      // A millisecond is a real limit: the page loads or fails with a message, never a signal.
+      #expect(!run.signalled && !run.timedOut, "\(run.summary)")
+    } else {
+      #expect(run.succeeded, "\(run.summary)")
+      #expect(
+        run.outputText.contains("1. The Shawshank Redemption"),
+        "\(run.outputText.prefix(300))"
+      )
+    }
+  }
+
   /// `browse` with standard input closed (not just empty) shows the first page and ends.
   @Test(
     .enabled(if: executable != nil, "the movies executable was not found next to the tests")

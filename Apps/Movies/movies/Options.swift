@@ -20,7 +20,7 @@ struct SourceOptions: ParsableArguments {
   )
   var architecture: Architecture = .store
 
-  @Option(help: "Seconds a page may take before it fails.")
+  @Option(help: "Seconds a page may take before it fails (inf: no limit).")
   var timeout: Double = 10
 
   @Option(
@@ -34,6 +34,7 @@ struct SourceOptions: ParsableArguments {
   @OptionGroup var server: ServerOptions
 
   func validate() throws {
+    guard !timeout.isNaN else { throw ValidationError("--timeout must be a number of seconds") }
     guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
     if api != nil, server.isCustomized {
@@ -43,17 +44,26 @@ struct SourceOptions: ParsableArguments {
     }
   }
 
-  /// How long a page may take, with its retries, before giving up on it.
+  /// `--timeout` as a duration, saturating: `inf`, or 100 years or more, is the longest delay a
+  /// scheduler waits for, which never comes (`Duration.longestDelay`).
+  var pageTimeout: Duration {
+    Duration.saturating(seconds: timeout) ?? .longestDelay
+  }
+
+  /// How long a page may take, with its retries, before giving up on it (at most the longest
+  /// delay: with no limit on a page, no limit on the wait).
   var patience: Duration {
-    .milliseconds(Int(timeout * 1000)) * (retries + 1) + .milliseconds(500 << retries)
-      + .seconds(5)
+    min(
+      pageTimeout * (retries + 1) + .milliseconds(500 << retries) + .seconds(5),
+      .longestDelay
+    )
   }
 
   /// The page source, its client, and the embedded server when there is no `--api`, started.
   func connect() async throws -> (
     source: any MoviePageSource, client: MoviesClient, server: MovieCatalogServer?
   ) {
-    let timeout = Duration.milliseconds(Int(self.timeout * 1000))
+    let timeout = pageTimeout
     var embedded: MovieCatalogServer?
     let client: MoviesClient
     if let api {

@@ -54,8 +54,8 @@ extension DispatchQueue {
     -> any Disposable
   {
     let item = DispatchScheduledItem(action)
-    let (seconds, attoseconds) = delay.components
-    let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    // A delay of 100 years or more never comes: nothing is scheduled (see `longestDelay`).
+    guard let nanoseconds = delay.schedulingNanoseconds else { return item }
     asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { item.run() }
     return item
   }

@@ -27,7 +27,8 @@ public struct ImmediateScheduler: Scheduler {
     return Disposables.empty
   }
 
-  /// Blocks for `delay`, then runs `action`.
+  /// Blocks for `delay`, then runs `action`; a delay of 100 years or more never ends, so
+  /// `action` is not run (and nothing blocks).
   @discardableResult
   public func schedule(
     after delay: Duration,
@@ -35,11 +36,12 @@ public struct ImmediateScheduler: Scheduler {
   )
     -> any Disposable
   {
-    if delay > .zero {
-      let (seconds, attoseconds) = delay.components
+    // A delay of 100 years or more never comes: the action never runs (see `longestDelay`).
+    guard let nanoseconds = delay.schedulingNanoseconds else { return Disposables.empty }
+    if nanoseconds > 0 {
       var request = timespec(
-        tv_sec: Int(seconds),
-        tv_nsec: Int(attoseconds / 1_000_000_000)
+        tv_sec: nanoseconds / 1_000_000_000,
+        tv_nsec: nanoseconds % 1_000_000_000
       )
       var remaining = timespec()
       while nanosleep(&request, &remaining) != 0 { request = remaining }

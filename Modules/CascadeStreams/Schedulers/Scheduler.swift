@@ -19,6 +19,10 @@ public protocol Scheduler: Sendable {
 
   /// Runs `action` once `delay` has passed on this scheduler's clock.
   ///
+  /// A negative delay means now. A delay of 100 years or more means never: `action` is not
+  /// scheduled (converting such a delay to a deadline would overflow; every scheduler here
+  /// saturates instead of trapping).
+  ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
   func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable
