@@ -92,7 +92,7 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
   /// Schedules `action` `delay` after the current virtual time.
   ///
   /// A negative delay counts as zero; a delay of 100 years or more never comes, as on every
-  /// scheduler: `action` is not scheduled, and ``run(limit:)`` does not reach it.
+  /// scheduler: `action` is not scheduled, and `run(limit:)` does not reach it.
   ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
