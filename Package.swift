@@ -221,7 +221,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "PropertyBased", package: "swift-property-based"),
-      ]
+      ],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "CascadeStoreTests",

@@ -88,9 +88,10 @@ struct RecordingTests {
     let recording = try Recording<Op>(contentsOf: url)
     #expect(recording.inputs == [.add(1), .add(2)])
     #expect(!recording.isComplete)
-    #expect(recording.damage?.line == 3)
+    // Line 1 is the format header; the third record is line 4.
+    #expect(recording.damage?.line == 4)
     #expect(recording.damage?.reason == .truncated)
-    #expect(recording.damage?.description.hasPrefix("line 3: truncated recording") == true)
+    #expect(recording.damage?.description.hasPrefix("line 4: truncated recording") == true)
     #expect(throws: RecordingDamage.self) { try recording.allEntries() }
 
     // Everything before the cut still replays.

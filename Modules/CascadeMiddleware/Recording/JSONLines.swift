@@ -13,12 +13,15 @@ final class JSONLinesFile: Sendable {
 
   let url: URL
   private let append: Bool
+  /// Written first into a new or empty file.
+  private let header: Data?
   /// The file handle, only used under the lock.
   private let storage = LockedValue(Storage())
 
-  init(url: URL, append: Bool) {
+  init(url: URL, append: Bool, header: Data? = nil) {
     self.url = url
     self.append = append
+    self.header = header
   }
 
   deinit {
@@ -38,7 +41,10 @@ final class JSONLinesFile: Sendable {
           }
         }
         let handle = try FileHandle(forWritingTo: url)
-        try handle.seekToEnd()
+        if try handle.seekToEnd() == 0, var header {
+          header.append(0x0A)
+          try handle.write(contentsOf: header)
+        }
         storage.handle = handle
         storage.opened = true
       }

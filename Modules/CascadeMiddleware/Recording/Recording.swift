@@ -8,6 +8,13 @@ public import Foundation
 /// stopped mid-write) or damaged keeps every entry before the first bad line, and says which line
 /// that is in ``damage``.
 ///
+/// **Format version.** A recording file starts with a header line naming its format version,
+/// `{"cascadeRecording":1}` (``formatVersion``). A file of another version — written by a later
+/// Cascade — is refused, never misread: ``init(contentsOf:)`` throws a ``RecordingDamage`` whose
+/// reason is ``RecordingDamage/Reason/unsupportedVersion(found:supported:)``, naming both
+/// versions. A recording without a header (an in-memory ``RecordingBuffer``, or a file written
+/// before the header existed) is read as version 1.
+///
 /// ```swift
 /// let recording = try Recording<Action>(contentsOf: url)
 /// if let damage = recording.damage {
@@ -34,6 +41,9 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     }
   }
 
+  /// The version of the recording format this Cascade writes and reads.
+  public static var formatVersion: Int { 1 }
+
   /// The entries, in the order recorded, up to the first bad line.
   public let entries: [Entry]
   /// The first bad line, if any: the entries stop before it.
@@ -54,9 +64,23 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     var damage: RecordingDamage?
     let decoder = JSONDecoder()
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    var sawRecord = false
     for (index, line) in lines.enumerated() {
       let isLast = index == lines.count - 1
       if line.allSatisfy(\.isWhitespace) { continue }
+      if !sawRecord, let header = try? decoder.decode(Header.self, from: Data(line.utf8)) {
+        sawRecord = true
+        guard header.cascadeRecording == Self.formatVersion else {
+          let reason = RecordingDamage.Reason.unsupportedVersion(
+            found: header.cascadeRecording,
+            supported: Self.formatVersion
+          )
+          damage = RecordingDamage(line: index + 1, text: String(line), reason: reason)
+          break
+        }
+        continue
+      }
+      sawRecord = true
       do {
         let record = try decoder.decode(Line.self, from: Data(line.utf8))
         entries.append(
@@ -80,10 +104,12 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
 
   /// Reads the recording in the JSON Lines file at `url`.
   ///
-  /// - Throws: Only if the file cannot be read. A damaged file is read up to the damage.
+  /// - Throws: If the file cannot be read, or if it is of another format version (a
+  ///   ``RecordingDamage`` naming both versions). A damaged file is read up to the damage.
   public init(contentsOf url: URL) throws {
     let data = try Data(contentsOf: url)
     self.init(jsonLines: String(decoding: data, as: UTF8.self))
+    if let damage, case .unsupportedVersion = damage.reason { throw damage }
   }
 
   /// The recorded inputs, in order.
@@ -110,6 +136,11 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     return entries
   }
 
+  /// The header line of a recording file.
+  private struct Header: Decodable {
+    var cascadeRecording: Int
+  }
+
   /// One line as written by ``RecordingMiddleware``.
   private struct Line: Decodable {
     var sequence: UInt64
@@ -129,6 +160,8 @@ public struct RecordingDamage: Error, Equatable, CustomStringConvertible {
     /// The line is not a record of the expected input type; the text says what the decoder
     /// found.
     case corrupt(String)
+    /// The recording's header names a format version this Cascade does not read.
+    case unsupportedVersion(found: Int, supported: Int)
   }
 
   /// The line's number, counting from 1.
@@ -151,6 +184,11 @@ public struct RecordingDamage: Error, Equatable, CustomStringConvertible {
     switch reason {
     case .truncated: return "line \(line): truncated recording: \(excerpt)"
     case .corrupt(let details): return "line \(line): corrupt record (\(details)): \(excerpt)"
+    case .unsupportedVersion(let found, let supported):
+      return """
+        line \(line): the recording is in format version \(found), and this version of \
+        Cascade reads version \(supported)
+        """
     }
   }
 }

@@ -6,10 +6,12 @@ import Logging
 /// A middleware that records every input to a JSON Lines file or an in-memory buffer, for replay
 /// and time travel.
 ///
-/// Each input becomes one line: its sequence number in the recording (1, 2, 3, …), the time it
-/// was recorded in seconds, and the input as JSON.
+/// A file starts with a header line naming the format version (see ``Recording``). Each input
+/// then becomes one line: its sequence number in the recording (1, 2, 3, …), the time it was
+/// recorded in seconds, and the input as JSON.
 ///
 /// ```
+/// {"cascadeRecording":1}
 /// {"input":{"add":{"_0":"milk"}},"sequence":1,"time":0}
 /// {"input":"checkout","sequence":2,"time":1.25}
 /// ```
@@ -65,7 +67,8 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     now: (@Sendable () -> SchedulerInstant)? = nil,
     onError: @escaping @Sendable (RecordingWriteError) -> Void = Self.logError
   ) {
-    destination = .file(JSONLinesFile(url: url, append: append))
+    let header = Data(#"{"cascadeRecording":\#(Recording<Input>.formatVersion)}"#.utf8)
+    destination = .file(JSONLinesFile(url: url, append: append, header: header))
     self.now = now ?? Self.elapsedSinceNow()
     self.onError = onError
   }
