@@ -41,6 +41,7 @@ extension Store {
       select: select,
       isDuplicate: isDuplicate,
       delivery: delivery,
+      counters: engine.deliveryCounters,
       handler: handler
     )
     engine.submit(.subscribe(box))
@@ -95,7 +96,12 @@ extension Store {
     on delivery: Delivery = .main,
     _ handler: @escaping @Sendable (Elements.Element) -> Void
   ) -> any Disposable where Elements.Element: Equatable & Sendable, Elements.Index: Sendable {
-    let entry = ElementEntry(delivery: delivery, onClose: nil, handler: handler)
+    let entry = ElementEntry(
+      delivery: delivery,
+      onClose: nil,
+      counters: engine.deliveryCounters,
+      handler: handler
+    )
     engine.subscribe(collection, at: index, entry: entry)
     return Disposables.create { [weak engine] in
       if let engine { engine.leave(entry, of: collection) } else { entry.cancel() }
@@ -122,7 +128,8 @@ extension Store {
       isDuplicate: nil,
       delivery: .main,
       owner: ObjectIdentifier(subscriber),
-      orphaned: { reference.object == nil }
+      orphaned: { reference.object == nil },
+      counters: engine.deliveryCounters
     ) { selected in
       MainActor.assumeIsolated { reference.object?.update(with: selected) }
     }

@@ -1,4 +1,5 @@
 public import CascadeStreams
+import Synchronization
 
 /// The single source of truth: a state that changes only by processing inputs, one at a time.
 ///
@@ -220,6 +221,16 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// never run.
   public func cancel(id: some Hashable & Sendable) {
     engine.submit(.cancel(CommandID(id)))
+  }
+
+  /// How many state deliveries wait on schedulers now, over all subscriptions: at most one per
+  /// subscription with ``Delivery/scheduler(_:)``, any number with ``Delivery/everyState(_:)``.
+  public var deliveryBacklog: Int { engine.deliveryCounters.pending.load(ordering: .relaxed) }
+
+  /// How many states were replaced by a newer one before their delivery ran, since the store was
+  /// made (``Delivery/scheduler(_:)`` delivers the latest state to a subscriber that is behind).
+  public var coalescedDeliveries: Int {
+    engine.deliveryCounters.coalesced.load(ordering: .relaxed)
   }
 
   /// The number of commands waiting for the state to allow them.

@@ -112,19 +112,29 @@ struct ElementSubscriptionTests {
     subscription.dispose()
   }
 
-  // Delivery through a scheduler: values arrive when the scheduler runs, in order.
+  // Delivery through a scheduler: values arrive when the scheduler runs; `.scheduler` delivers
+  // the latest one (the two before it were replaced while waiting), `.everyState` all, in order.
   @Test func deliversThroughAScheduler() {
     let scheduler = TestScheduler()
     let store = Self.makeStore()
-    let values = Recorder<Int>()
-    let subscription = store.subscribe(\.cells, at: 1, on: .scheduler(scheduler)) {
-      values.append($0)
+    let latest = Recorder<Int>()
+    let every = Recorder<Int>()
+    let coalescing = store.subscribe(\.cells, at: 1, on: .scheduler(scheduler)) {
+      latest.append($0)
+    }
+    let queued = store.subscribe(\.cells, at: 1, on: .everyState(scheduler)) {
+      every.append($0)
     }
     store.send(.increment(1))
     store.send(.increment(1))
-    #expect(values.values.isEmpty)
+    #expect(latest.values.isEmpty && every.values.isEmpty)
+    #expect(store.deliveryBacklog == 1 + 3)
+    #expect(store.coalescedDeliveries == 2)
     scheduler.advance()
-    #expect(values.values == [0, 1, 2])
-    subscription.dispose()
+    #expect(latest.values == [2])
+    #expect(every.values == [0, 1, 2])
+    #expect(store.deliveryBacklog == 0)
+    coalescing.dispose()
+    queued.dispose()
   }
 }

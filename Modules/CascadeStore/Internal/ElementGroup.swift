@@ -137,6 +137,9 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
   /// `nil` for synchronous delivery.
   @usableFromInline let scheduler: (any Scheduler)?
   @usableFromInline let synchronous: Bool
+  /// The waiting delivery of a coalescing one (``Delivery/scheduler(_:)``).
+  @usableFromInline let latest: LatestSlot<Element>?
+  @usableFromInline let counters: DeliveryCounters?
   @usableFromInline let onClose: (@Sendable () -> Void)?
   @usableFromInline let resource: Resources.Token
 
@@ -144,12 +147,21 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
   init(
     delivery: Delivery,
     onClose: (@Sendable () -> Void)?,
+    counters: DeliveryCounters? = nil,
     handler: @escaping @Sendable (Element) -> Void
   ) {
     switch delivery {
-    case .synchronous: scheduler = nil
-    case .scheduler(let target): scheduler = target
+    case .synchronous:
+      scheduler = nil
+      latest = nil
+    case .scheduler(let target):
+      scheduler = target
+      latest = LatestSlot(counters: counters)
+    case .everyState(let target):
+      scheduler = target
+      latest = nil
     }
+    self.counters = counters
     synchronous = scheduler == nil
     self.onClose = onClose
     self.handler = handler
@@ -166,7 +178,16 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
       if isActive { handler(value) }
       return
     }
+    if let latest {
+      guard latest.offer(value) else { return }
+      scheduler!.schedule { [self] in
+        if let value = latest.take(), isActive { handler(value) }
+      }
+      return
+    }
+    counters?.pending.add(1, ordering: .relaxed)
     scheduler!.schedule { [self] in
+      counters?.pending.subtract(1, ordering: .relaxed)
       if isActive { handler(value) }
     }
   }

@@ -50,6 +50,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// store's inputs runs with it current.
   @usableFromInline let account = Resources.currentAccount
   let timers = CompositeDisposable()
+  /// The deliveries waiting on schedulers, and those a newer state replaced.
+  @usableFromInline let deliveryCounters = DeliveryCounters()
   /// The subscription index, by the key path of each collection.
   ///
   /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the

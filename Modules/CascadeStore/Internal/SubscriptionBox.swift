@@ -4,7 +4,7 @@ public import Synchronization
 /// One subscription of a store.
 ///
 /// What it selects and where it delivers is captured in `body`, a closure built by
-/// ``make(select:isDuplicate:delivery:owner:orphaned:onClose:handler:)`` — which is inlinable,
+/// ``make(select:isDuplicate:delivery:owner:orphaned:onClose:counters:handler:)`` — which is inlinable,
 /// so the closure is specialized for the client's types and a notification costs no generic
 /// metadata lookups. The store's processing thread calls ``notify(_:)`` with each new state; only
 /// that thread touches the subscription's last selection, one input at a time.
@@ -46,16 +46,22 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     owner: ObjectIdentifier? = nil,
     orphaned: (@Sendable () -> Bool)? = nil,
     onClose: (@Sendable () -> Void)? = nil,
+    counters: DeliveryCounters? = nil,
     handler: @escaping @Sendable (Selected) -> Void
   ) -> SubscriptionBox<State> {
     let last = LastSelection<Selected>()
     // Decided once: switching over `delivery` per notification would copy its existential.
     let scheduler: (any Scheduler)?
+    var latest: LatestSlot<Selected>?
     switch delivery {
     case .synchronous: scheduler = nil
-    case .scheduler(let target): scheduler = target
+    case .scheduler(let target):
+      scheduler = target
+      latest = LatestSlot(counters: counters)
+    case .everyState(let target): scheduler = target
     }
     let synchronous = scheduler == nil
+    let coalescing = latest
     return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
       box,
       state,
@@ -72,7 +78,16 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
         if box.isActive { handler(selected) }
         return
       }
+      if let coalescing {
+        guard coalescing.offer(selected) else { return }
+        scheduler!.schedule {
+          if let value = coalescing.take(), box.isActive { handler(value) }
+        }
+        return
+      }
+      counters?.pending.add(1, ordering: .relaxed)
       scheduler!.schedule {
+        counters?.pending.subtract(1, ordering: .relaxed)
         if box.isActive { handler(selected) }
       }
     }
