@@ -216,5 +216,3 @@ extension StoreEngine {
   var parkedCount: Int { storage.withLock { $0.parked.count } }
   var inFlightCount: Int { storage.withLock { $0.effects.count } }
 }
-
-/// Holds a task back until its bookkeeping is recorded.
