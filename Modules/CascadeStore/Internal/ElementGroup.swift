@@ -134,12 +134,8 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
   // Safety: `active` is atomic; everything else is immutable.
   @usableFromInline let active = Atomic<Bool>(true)
   @usableFromInline let handler: @Sendable (Element) -> Void
-  /// `nil` for synchronous delivery.
-  @usableFromInline let scheduler: (any Scheduler)?
+  @usableFromInline let delivery: ScheduledDelivery<Element>
   @usableFromInline let synchronous: Bool
-  /// The waiting delivery of a coalescing one (``Delivery/scheduler(_:)``).
-  @usableFromInline let latest: LatestSlot<Element>?
-  @usableFromInline let counters: DeliveryCounters?
   @usableFromInline let onClose: (@Sendable () -> Void)?
   @usableFromInline let resource: Resources.Token
 
@@ -150,19 +146,8 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
     counters: DeliveryCounters? = nil,
     handler: @escaping @Sendable (Element) -> Void
   ) {
-    switch delivery {
-    case .synchronous:
-      scheduler = nil
-      latest = nil
-    case .scheduler(let target):
-      scheduler = target
-      latest = LatestSlot(counters: counters)
-    case .everyState(let target):
-      scheduler = target
-      latest = nil
-    }
-    self.counters = counters
-    synchronous = scheduler == nil
+    self.delivery = ScheduledDelivery(delivery, counters: counters)
+    synchronous = self.delivery.isSynchronous
     self.onClose = onClose
     self.handler = handler
     resource = Resources.increment()
@@ -178,18 +163,7 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
       if isActive { handler(value) }
       return
     }
-    if let latest {
-      guard latest.offer(value) else { return }
-      scheduler!.schedule { [self] in
-        if let value = latest.take(), isActive { handler(value) }
-      }
-      return
-    }
-    counters?.pending.add(1, ordering: .relaxed)
-    scheduler!.schedule { [self] in
-      counters?.pending.subtract(1, ordering: .relaxed)
-      if isActive { handler(value) }
-    }
+    delivery.schedule(value, isActive: { [self] in isActive }, handler)
   }
 
   /// Ends the entry; `true` for the call that ended it.

@@ -58,3 +58,59 @@ final class DeliveryCounters: Sendable {
   @usableFromInline
   init() {}
 }
+
+/// How a subscription hands values to a scheduler (``Delivery``), shared by whole-state
+/// subscriptions (``SubscriptionBox``) and the subscription index (``ElementEntry``): decided once
+/// at subscription, so no notification switches over `Delivery` (or copies its existential).
+@usableFromInline
+struct ScheduledDelivery<Value: Sendable>: Sendable {
+  /// `nil` for synchronous delivery.
+  @usableFromInline let scheduler: (any Scheduler)?
+  /// The waiting value of a coalescing delivery (``Delivery/scheduler(_:)``).
+  @usableFromInline let latest: LatestSlot<Value>?
+  @usableFromInline let counters: DeliveryCounters?
+
+  @inlinable
+  init(_ delivery: Delivery, counters: DeliveryCounters?) {
+    switch delivery {
+    case .synchronous:
+      scheduler = nil
+      latest = nil
+    case .scheduler(let target):
+      scheduler = target
+      latest = LatestSlot(counters: counters)
+    case .everyState(let target):
+      scheduler = target
+      latest = nil
+    }
+    self.counters = counters
+  }
+
+  /// Whether values are delivered on the notifying thread (then ``schedule(_:isActive:_:)`` is
+  /// not used).
+  @inlinable
+  var isSynchronous: Bool { scheduler == nil }
+
+  /// Hands `value` to `handler` through the scheduler, if `isActive` still holds when it runs:
+  /// the latest value when coalescing, otherwise each one in order; counted in `counters`.
+  @inlinable
+  func schedule(
+    _ value: Value,
+    isActive: @escaping @Sendable () -> Bool,
+    _ handler: @escaping @Sendable (Value) -> Void
+  ) {
+    if let latest {
+      guard latest.offer(value) else { return }
+      scheduler!.schedule {
+        if let value = latest.take(), isActive() { handler(value) }
+      }
+      return
+    }
+    let counters = counters
+    counters?.pending.add(1, ordering: .relaxed)
+    scheduler!.schedule {
+      counters?.pending.subtract(1, ordering: .relaxed)
+      if isActive() { handler(value) }
+    }
+  }
+}

@@ -50,18 +50,8 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     handler: @escaping @Sendable (Selected) -> Void
   ) -> SubscriptionBox<State> {
     let last = LastSelection<Selected>()
-    // Decided once: switching over `delivery` per notification would copy its existential.
-    let scheduler: (any Scheduler)?
-    var latest: LatestSlot<Selected>?
-    switch delivery {
-    case .synchronous: scheduler = nil
-    case .scheduler(let target):
-      scheduler = target
-      latest = LatestSlot(counters: counters)
-    case .everyState(let target): scheduler = target
-    }
-    let synchronous = scheduler == nil
-    let coalescing = latest
+    let delivery = ScheduledDelivery<Selected>(delivery, counters: counters)
+    let synchronous = delivery.isSynchronous
     return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
       box,
       state,
@@ -78,18 +68,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
         if box.isActive { handler(selected) }
         return
       }
-      if let coalescing {
-        guard coalescing.offer(selected) else { return }
-        scheduler!.schedule {
-          if let value = coalescing.take(), box.isActive { handler(value) }
-        }
-        return
-      }
-      counters?.pending.add(1, ordering: .relaxed)
-      scheduler!.schedule {
-        counters?.pending.subtract(1, ordering: .relaxed)
-        if box.isActive { handler(selected) }
-      }
+      delivery.schedule(selected, isActive: { box.isActive }, handler)
     }
   }
 
