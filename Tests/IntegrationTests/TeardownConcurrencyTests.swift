@@ -117,8 +117,8 @@ struct TeardownConcurrencyTests {
       #expect(
         await probe.ended.wait { $0 == 2 },
         """
-        round \(round): the work in flight did not end (\(probe.ended.value) of 2 ended; \
-        the \(architecture) deallocated: \(weakObject == nil))
+        round \(round): the work in flight did not end (\(probe.ended.value) of 2 ended: \
+        \(probe.events.withLock { $0 }); the \(architecture) deallocated: \(weakObject == nil))
         """
       )
       // The sender of entries stops once it finds the app gone. The teardown ran where the last

@@ -144,10 +144,14 @@ final class Inbox: Sendable {
 
 /// What teardown tests observe of an app's work in flight.
 final class WorkProbe: Sendable {
-  /// Work that started running.
+  /// Work that started running: a task whose body runs, a stream that was subscribed (a stream
+  /// handed over but never subscribed, because the app closed first, never starts, and has
+  /// nothing to end).
   let started = Watched(0)
   /// Work that observed its end (a task's cancel handler, a stream's disposal).
   let ended = Watched(0)
+  /// What started and ended, in order (`+task`, `-stream`...), for a failure's message.
+  let events = LockedValue<[String]>([])
   /// The ``WorkHold``s alive: each is captured by the closure of one piece of work the app handed
   /// to its architecture, so this comes back to 0 once the architecture has released them all.
   let held = Watched(0)
@@ -159,8 +163,14 @@ final class WorkProbe: Sendable {
 
   init() {}
 
-  func start() { started.update { $0 += 1 } }
-  func end() { ended.update { $0 += 1 } }
+  func start(_ kind: LedgerInput.WorkKind) {
+    events.withLock { $0.append("+\(kind)") }
+    started.update { $0 += 1 }
+  }
+  func end(_ kind: LedgerInput.WorkKind) {
+    events.withLock { $0.append("-\(kind)") }
+    ended.update { $0 += 1 }
+  }
   func escape(_ send: @escaping @Sendable (LedgerInput) -> Void) {
     escaped.withLock { $0.append(send) }
   }

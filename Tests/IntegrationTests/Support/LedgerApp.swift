@@ -79,7 +79,6 @@ final class LedgerApp: Sendable {
         case .stream:
           store.run("timer") { _, store in
             hold.keep()
-            probe.start()
             for await tick in Self.timer(probe).values { store.send(tick) }
           }
         }
@@ -114,8 +113,7 @@ final class LedgerApp: Sendable {
         )
         feedbacks.append(
           Feedback(predicate: { $0.runsStream }) { _ in
-            probe.start()
-            return Self.timer(probe)
+            Self.timer(probe)
           }
         )
       }
@@ -208,24 +206,27 @@ final class LedgerApp: Sendable {
   /// what others queue meanwhile, and producers that never pause would keep it draining (and
   /// holding what it sent through) forever.
   static func tick(_ probe: WorkProbe, send: @Sendable (LedgerInput) -> Void) async {
-    probe.start()
+    probe.start(.task)
     await withTaskCancellationHandler {
       while !Task.isCancelled {
         send(.tick)
         try? await Task.sleep(for: .microseconds(50))
       }
     } onCancel: {
-      probe.end()
+      probe.end(.task)
     }
   }
 
   /// Ticks every millisecond on the probe's concurrent background queue; the probe sees the
-  /// disposal.
+  /// subscription and the disposal.
+  ///
+  /// Started when subscribed, not when made: an app that closes between making the stream and
+  /// subscribing to it never subscribes (the work never starts, and has nothing to end).
   static func timer(_ probe: WorkProbe) -> Observable<LedgerInput, Never> {
     let scheduler = ConcurrentDispatchQueueScheduler(queue: probe.timerQueue)
     return Observable<Int, Never>.interval(.milliseconds(1), scheduler: scheduler)
       .map { _ in LedgerInput.tick }
-      .do(onDispose: { probe.end() })
+      .do(onSubscribe: { probe.start(.stream) }, onDispose: { probe.end(.stream) })
       .asObservable()
   }
 }
@@ -304,7 +305,6 @@ final class LedgerReactor: Reactor {
       return mutations
     case .startWork(.stream):
       guard let probe = options.work else { return [action] }
-      probe.start()
       return Mutations(sync: action, async: LedgerApp.timer(probe))
     default:
       return [action]
