@@ -51,6 +51,9 @@ let package = Package(
       dependencies: [
         "CascadeStreams",
         "CascadeStore",
+        // Recordings replay into each architecture (`Recording.replay(into:)`).
+        "CascadeReactor",
+        "CascadeFeedback",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
       ],
@@ -218,6 +221,7 @@ let package = Package(
         "CascadeReactor",
         "CascadeFeedback",
         "CascadeTesting",
+        "CascadeTestSupport",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "MetricsTestKit", package: "swift-metrics"),
         .product(name: "PropertyBased", package: "swift-property-based"),

@@ -2,8 +2,8 @@
 # Checks what each library module pulls in: a user who imports one module builds only what that
 # module needs. CascadeStreams depends on nothing; the architectures (CascadeStore,
 # CascadeReactor, CascadeFeedback) on no logging, metrics, database or app library; only
-# CascadeMiddleware (the shipped middlewares) may use swift-log and swift-metrics, and only
-# CascadeTesting swift-custom-dump. Reads the package graph with `swift package describe`.
+# CascadeMiddleware (the shipped middlewares) may use swift-log and swift-metrics, and the three
+# architectures (its recordings replay into each), and only CascadeTesting swift-custom-dump. Reads the package graph with `swift package describe`.
 # Usage: Tooling/check-dependencies.sh (exits non-zero, naming the offender, on a violation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +38,8 @@ check CascadeStreams ""
 check CascadeStore "$architecture"
 check CascadeReactor "$architecture"
 check CascadeFeedback "$architecture"
-check CascadeMiddleware "$architecture product:Logging product:CoreMetrics"
+check CascadeMiddleware "$architecture CascadeReactor CascadeFeedback product:Logging \
+  product:CoreMetrics"
 check CascadeTesting "$architecture CascadeReactor CascadeFeedback product:CustomDump \
   product:IssueReportingTestSupport"
 exit "$failed"

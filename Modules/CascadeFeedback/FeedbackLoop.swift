@@ -175,6 +175,26 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// The number of feedback effects running now.
   public var effectsInFlight: Int { store.effectsInFlight }
 
+  /// Replays `events` into the loop: their states, and no effect.
+  ///
+  /// Each event is reduced and the states are delivered as for a sent event, but no feedback
+  /// effect starts (the recording already holds the events the effects sent, and replays them
+  /// in their place), and events sent by anything else during the replay (feedbacks reacting
+  /// to a replayed state, other threads) are dropped. Returns once every event was reduced. See
+  /// `Store.replay(_:)`; CascadeMiddleware's `Recording.replay(into:)` replays a file with it.
+  ///
+  /// ```swift
+  /// let loop = FeedbackLoop(initial: Paging(), reduce: Paging.reduce, feedbacks: [loadPage])
+  /// let report = await loop.replay(recording.inputs)  // no request is made
+  /// ```
+  ///
+  /// Effects the final state calls for (a predicate that holds at the end) start when the state
+  /// next changes.
+  @discardableResult
+  public func replay(_ events: some Sequence<Event>) async -> ReplayReport {
+    await store.replay(events)
+  }
+
   /// Waits until every event sent so far has been reduced.
   ///
   /// Effects in flight are not waited for; ``finish()`` waits for them too.

@@ -114,6 +114,31 @@ extension Reactor {
   @inlinable
   public var effectsInFlight: Int { runtime.core(for: self).store.effectsInFlight }
 
+  /// Replays recorded inputs into the reactor: their states, and no effect.
+  ///
+  /// A reactor's recording holds its actions and the mutations each produced, in the order
+  /// they were processed. Replaying it goes through the middlewares as live processing does,
+  /// but **`mutate(action:)` is not called** — that is where a reactor starts its work — and
+  /// no asynchronous mutation or mutation stream starts: each recorded mutation, synchronous or
+  /// asynchronous, is reduced in its place. Actions and mutations sent by anything else during
+  /// the replay (a `transform` stream, another thread) are dropped. Returns once every input was
+  /// processed. See `Store.replay(_:)`; CascadeMiddleware's `Recording.replay(into:)` replays a
+  /// file with it.
+  ///
+  /// ```swift
+  /// let reactor = CounterReactor()
+  /// await reactor.replay([.action(.increase), .mutation(.increaseValue, cause: .increase)])
+  /// #expect(reactor.currentState.value == 1)
+  /// ```
+  @discardableResult
+  public func replay(
+    _ inputs: some Sequence<ReactorInput<Action, Mutation>>
+  ) async
+    -> ReplayReport
+  {
+    await runtime.core(for: self).store.replay(inputs)
+  }
+
   /// The states as a stream: the current state on subscription, then every new one, delivered
   /// on ``scheduler`` after ``transform(state:)`` (the stub's, while stubbed).
   ///

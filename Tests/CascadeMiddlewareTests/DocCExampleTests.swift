@@ -22,7 +22,7 @@ struct DocCExampleTests {
     }
   }
 
-  @Test func recordReplayAndTimeTravel() throws {
+  @Test func recordReplayAndTimeTravel() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let url = directory.file("session.jsonl")
@@ -39,7 +39,8 @@ struct DocCExampleTests {
     let recording = try Recording<Op>(contentsOf: url)
     #expect(recording.damage == nil)
     let replayed = Store(initialState: 0, reducer: Self.apply)
-    recording.replay(into: replayed.send)
+    let report = await recording.replay(into: replayed)
+    #expect(report.replayed == 3)
     #expect(replayed.state == store.state)
     #expect(replayed.state == 11)
 

@@ -30,14 +30,28 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     public var sequence: UInt64
     /// When it was recorded, on the recorder's clock.
     public var time: SchedulerInstant
-    /// The input.
+    /// The input; for a reactor's mutation (``isMutation``), the action that produced it.
     public var input: Input
+    /// The line of a reactor's mutation, decoded on demand by ``mutation(as:)``: the recording
+    /// does not know the reactor's `Mutation` type.
+    var mutationLine: Data?
 
     /// Creates an entry.
     public init(sequence: UInt64, time: SchedulerInstant, input: Input) {
       self.sequence = sequence
       self.time = time
       self.input = input
+    }
+
+    /// Whether the entry records a reactor's mutation (produced by ``input``), not an input.
+    public var isMutation: Bool { mutationLine != nil }
+
+    /// The reactor's mutation this entry records, or `nil` if it records an input.
+    ///
+    /// - Throws: A `DecodingError` if the mutation is not a `Mutation`.
+    public func mutation<Mutation: Decodable>(as type: Mutation.Type) throws -> Mutation? {
+      guard let mutationLine else { return nil }
+      return try JSONDecoder().decode(MutationLine<Mutation>.self, from: mutationLine).mutation
     }
   }
 
@@ -82,14 +96,15 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
       }
       sawRecord = true
       do {
-        let record = try decoder.decode(Line.self, from: Data(line.utf8))
-        entries.append(
-          Entry(
-            sequence: record.sequence,
-            time: SchedulerInstant(offset: .seconds(record.time)),
-            input: record.input
-          )
+        let data = Data(line.utf8)
+        let record = try decoder.decode(Line.self, from: data)
+        var entry = Entry(
+          sequence: record.sequence,
+          time: SchedulerInstant(offset: .seconds(record.time)),
+          input: record.input
         )
+        if record.hasMutation { entry.mutationLine = data }
+        entries.append(entry)
       } catch {
         // A last line without its newline is a write that was cut short.
         let reason: RecordingDamage.Reason =
@@ -112,8 +127,8 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     if let damage, case .unsupportedVersion = damage.reason { throw damage }
   }
 
-  /// The recorded inputs, in order.
-  public var inputs: [Input] { entries.map(\.input) }
+  /// The recorded inputs, in order (a reactor's mutation entries left out).
+  public var inputs: [Input] { entries.lazy.filter { !$0.isMutation }.map(\.input) }
 
   /// Whether every line was read (there is no ``damage``).
   public var isComplete: Bool { damage == nil }
@@ -125,7 +140,7 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
   /// feedbacks and middlewares sent, so replay into one whose middlewares or feedbacks would
   /// send them again only if that is what you want.
   public func replay(into send: (Input) -> Void) {
-    for entry in entries { send(entry.input) }
+    for entry in entries where !entry.isMutation { send(entry.input) }
   }
 
   /// The entries, or an error if the recording is damaged, for callers that must have all of it.
@@ -146,7 +161,26 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     var sequence: UInt64
     var time: Double
     var input: Input
+    /// Whether the line holds a reactor's mutation, decoded later with its type.
+    var hasMutation: Bool
+
+    private enum CodingKeys: String, CodingKey {
+      case sequence, time, input, mutation
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      sequence = try container.decode(UInt64.self, forKey: .sequence)
+      time = try container.decode(Double.self, forKey: .time)
+      input = try container.decode(Input.self, forKey: .input)
+      hasMutation = container.contains(.mutation)
+    }
   }
+}
+
+/// The mutation of a reactor's line.
+private struct MutationLine<Mutation: Decodable>: Decodable {
+  var mutation: Mutation
 }
 
 extension Recording.Entry: Equatable where Input: Equatable {}

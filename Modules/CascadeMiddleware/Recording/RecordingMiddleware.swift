@@ -29,9 +29,13 @@ import Logging
 ///
 /// **What is recorded.** The recorder records in ``intercept(_:state:)``: every input the
 /// architecture is about to reduce — sent from outside, by commands, effects and feedbacks, or
-/// dispatched by middlewares — in the order it reduces them. For a reactor these are actions
-/// (its mutations follow from them). Put the recorder **last** among the middlewares, so it
-/// records inputs as the middlewares before it transformed them and not those they blocked.
+/// dispatched by middlewares — in the order it reduces them. For a reactor these are actions,
+/// and, in ``process(_:)``, each mutation they produced (synchronous or asynchronous), on a line
+/// of its own with its action (`{"input":…,"mutation":…}`): a replay reduces those mutations
+/// without calling `mutate(action:)`. A reactor's `Mutation` must be `Encodable` for that; one
+/// that is not is reported to `onError` (``UnencodableMutation``). Put the recorder **last**
+/// among the middlewares, so it records inputs as the middlewares before it transformed them
+/// and not those they blocked.
 ///
 /// **Time.** `MiddlewareRecord.time` only reaches `Middleware.process(_:)`, so the recorder
 /// keeps its own clock: `now`, by default the time elapsed since the recorder was created. Pass
@@ -93,14 +97,28 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     return input
   }
 
-  /// Does nothing: inputs are recorded when intercepted.
-  public func process(_ record: MiddlewareRecord<Input, State>) {}
+  /// Records a reactor's mutation (with the action that produced it); does nothing for other
+  /// architectures, whose inputs are recorded when intercepted.
+  public func process(_ record: MiddlewareRecord<Input, State>) {
+    guard let mutation = record.mutation else { return }
+    guard let encodable = mutation as? any Encodable else {
+      let sequence = counter.withLock {
+        $0 &+= 1
+        return $0
+      }
+      onError(RecordingWriteError(sequence: sequence, underlying: UnencodableMutation(mutation)))
+      return
+    }
+    self.record(record.input, mutation: encodable)
+  }
 
-  private func record(_ input: Input) {
+  private func record(_ input: Input, mutation: (any Encodable)? = nil) {
     let time = now()
     let encoded: Data
+    var encodedMutation: Data?
     do {
       encoded = try encoder.encode(input)
+      if let mutation { encodedMutation = try encoder.encode(mutation) }
     } catch {
       let sequence = counter.withLock {
         $0 &+= 1
@@ -118,14 +136,18 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
       counter.withLock { counter in
         counter &+= 1
         sequence = counter
-        buffer.append(Self.line(sequence: counter, time: time, input: encoded))
+        buffer.append(
+          Self.line(sequence: counter, time: time, input: encoded, mutation: encodedMutation)
+        )
       }
     case .file(let file):
       counter.withLock { counter in
         counter &+= 1
         sequence = counter
         do {
-          try file.write(Self.line(sequence: counter, time: time, input: encoded))
+          try file.write(
+            Self.line(sequence: counter, time: time, input: encoded, mutation: encodedMutation)
+          )
         } catch {
           failure = error
         }
@@ -135,9 +157,18 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   }
 
   /// One record's line (without the newline), keys sorted like the encoder's.
-  static func line(sequence: UInt64, time: SchedulerInstant, input: Data) -> Data {
+  static func line(
+    sequence: UInt64,
+    time: SchedulerInstant,
+    input: Data,
+    mutation: Data? = nil
+  ) -> Data {
     var line = Data(#"{"input":"#.utf8)
     line.append(input)
+    if let mutation {
+      line.append(contentsOf: #","mutation":"#.utf8)
+      line.append(mutation)
+    }
     line.append(contentsOf: #","sequence":\#(sequence),"time":\#(time.offset.seconds)}"#.utf8)
     return line
   }
@@ -151,6 +182,22 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   /// Logs `error` at `.error` on a logger labelled `cascade.recording`.
   public static func logError(_ error: RecordingWriteError) {
     Logger(label: "cascade.recording").error("\(error)")
+  }
+}
+
+/// A reactor's mutation that is not `Encodable`: a recording of the reactor cannot hold it, and
+/// so cannot be replayed.
+public struct UnencodableMutation: Error, CustomStringConvertible {
+  /// The mutation's type.
+  public var type: String
+
+  init(_ mutation: any Sendable) {
+    type = String(reflecting: Swift.type(of: mutation))
+  }
+
+  /// `mutation of type <T> is not Encodable: …`.
+  public var description: String {
+    "mutation of type \(type) is not Encodable: make it Codable to record and replay the reactor"
   }
 }
 

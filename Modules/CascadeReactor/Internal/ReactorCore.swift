@@ -44,7 +44,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       diagnostics: reactor.diagnostics,
       // Unused: the step passes the reducer, with the reactor it already holds.
       reducer: { _, _ in },
-      step: { input, sender, reduceNow in
+      step: { input, sender, isReplay, reduceNow in
         // A sender processing its own action passes its reactor, which it keeps alive for the
         // call: no weak load. Otherwise (an input queued by another thread, or sent by a stream)
         // one weak load per input.
@@ -54,9 +54,16 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
           // Handed over unretained, it costs no retain and release per input, where its weak
           // reference (a side table) makes each cost ~80 instructions: W1 Reactor 1085 → 907
           // instructions per action (Tooling/callgrind.sh).
-          sender.with { process(input, by: unsafeDowncast($0, to: R.self), reduceNow: reduceNow) }
+          sender.with {
+            process(
+              input,
+              by: unsafeDowncast($0, to: R.self),
+              isReplay: isReplay,
+              reduceNow: reduceNow
+            )
+          }
         } else if let reactor = weakReactor.reactor {
-          process(input, by: reactor, reduceNow: reduceNow)
+          process(input, by: reactor, isReplay: isReplay, reduceNow: reduceNow)
         } else {
           // The reactor is gone but its machinery lives on: a runtime in the shared table, until
           // the table is swept (`ReactorRuntimes`). Its work ends at this first input after the
@@ -112,12 +119,15 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     return (core, connect)
   }
 
-  /// Processes one input of `reactor` on the store's processing thread: an action becomes its
-  /// mutations (the synchronous ones reduced now), a mutation is reduced.
+  /// Processes one input of `reactor` on the store's processing thread.
+  ///
+  /// An action becomes its mutations (the synchronous ones reduced now), a mutation is reduced.
+  /// A replayed action starts nothing: its mutations are replayed after it.
   @inlinable
   static func process<R: Reactor>(
     _ input: Input,
     by reactor: R,
+    isReplay: Bool,
     reduceNow: (Input, (inout State, Input) -> Void) -> Void
   ) where R.Action == Action, R.Mutation == Mutation, R.State == State {
     func reduce(_ input: Input) {
@@ -130,6 +140,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       reduce(input)
       return
     }
+    if isReplay { return }
     // Processing only happens once the core has been built (`ReactorStart`).
     reactor.runtime.builtCore._withUnsafeGuaranteedRef { core in
       core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)

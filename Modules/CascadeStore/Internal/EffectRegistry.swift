@@ -8,13 +8,16 @@ public import Synchronization
 /// has to be forgotten, and the check costs an atomic load, no lock.
 @usableFromInline
 final class EffectOrigin: Sendable {
-  /// The effect's number in its registry.
+  /// The effect's number in its registry (0 for a replay).
   @usableFromInline let id: Int
+  /// Whether the inputs it tags come from a replay (``StoreEngine/replay(_:)``), not an effect.
+  @usableFromInline let isReplay: Bool
   @usableFromInline let cancelled = Atomic<Bool>(false)
 
   @usableFromInline
-  init(id: Int) {
+  init(id: Int, isReplay: Bool = false) {
     self.id = id
+    self.isReplay = isReplay
   }
 
   /// Whether the effect was cancelled: its inputs are dropped.

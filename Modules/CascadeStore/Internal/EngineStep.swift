@@ -13,6 +13,18 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
   /// if the store closed first.
   case run(@Sendable () -> Void, dropped: @Sendable () -> Void)
 
+  /// Whether a replay in progress lets it in: its own inputs and the engine's bookkeeping, not
+  /// inputs from elsewhere (the recording holds what the store's reactions sent) nor commands
+  /// (effects).
+  @inlinable
+  var isAcceptedDuringReplay: Bool {
+    switch self {
+    case .action(_, let origin, _): origin?.isReplay == true
+    case .command: false
+    default: true
+    }
+  }
+
   /// The engine's own bookkeeping, accepted while the store drains after `shutdown()`.
   @inlinable
   var isInternal: Bool {
@@ -34,6 +46,8 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
 ///   retains are slow: see its `// Safety:` note); passed for every input that thread processes
 ///   before it gives up the processing token, and `nil` for inputs processed by another drain
 ///   (the step then finds its owner another way, e.g. a weak reference);
+/// - whether the input comes from a replay (`Store.replay(_:)`): the step then starts no work
+///   (a reactor does not call `mutate`), and only reduces;
 /// - `reduceNow(input, reducer)`: reduces `input` at once with `reducer`, under the lock, then
 ///   runs the middlewares' processing and notifies the subscriptions. It may be called any
 ///   number of times (none: the input only starts work).
@@ -45,6 +59,7 @@ package typealias EngineStep<State, Action> =
   @Sendable (
     _ input: Action,
     _ sender: StepSender?,
+    _ isReplay: Bool,
     _ reduceNow: (Action, (inout State, Action) -> Void) -> Void
   ) -> Void
 

@@ -13,6 +13,11 @@ extension StoreEngine {
 
   @usableFromInline
   func run(_ command: CommandBox<State, Action>) {
+    // A command queued before a replay began does not run during it: it is an effect.
+    if replays.load(ordering: .relaxed) > 0 {
+      storage.withLock { $0.replaySkippedEffects += 1 }
+      return
+    }
     let state = storage.unsafeValue.pointee.state
     if let id = command.id, command.cancelInFlight { cancel(id: id) }
     if command.canExecute(state) {
@@ -54,7 +59,7 @@ extension StoreEngine {
   ) {
     let gate = Gate()
     let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
-      guard !shared.closed else { return nil }
+      guard !shared.closed, !shared.skipsEffectForReplay() else { return nil }
       let origin = shared.effects.register(key: key, stop: nil)
       let id = origin.id
       let handle = Store(engine: self, origin: origin)
@@ -91,7 +96,7 @@ extension StoreEngine {
     stop: @escaping @Sendable () -> Void
   ) -> EffectOrigin? {
     let started = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
-      guard !shared.closed else { return nil }
+      guard !shared.closed, !shared.skipsEffectForReplay() else { return nil }
       return (shared.effects.register(key: key, stop: .dispose(stop)), shared.probe)
     }
     guard let (origin, probe) = started else { return nil }
@@ -174,6 +179,8 @@ extension StoreEngine {
   /// nothing runs.
   @usableFromInline
   func runParkedCommands() {
+    // Parked commands wait out a replay: they are effects.
+    if replays.load(ordering: .relaxed) > 0 { return }
     let shared = storage.unsafeValue
     let state = shared.pointee.state
     let parked = storage.withLock { $0.parked }

@@ -8,7 +8,15 @@ extension StoreEngine {
   func process(_ work: Work, sender: StepSender?) {
     switch work {
     case .action(let action, let origin, let mark):
-      if let origin, origin.isCancelled { return }
+      if let origin {
+        if origin.isCancelled { return }
+        if origin.isReplay {
+          processingReplay.store(true, ordering: .relaxed)
+          reduce(action, mark: mark, sender: sender)
+          processingReplay.store(false, ordering: .relaxed)
+          return
+        }
+      }
       reduce(action, mark: mark, sender: sender)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
@@ -32,7 +40,9 @@ extension StoreEngine {
       action = intercepted
     }
     if let step {
-      step(action, sender) { input, reducer in apply(input, mark: mark, reducer: reducer) }
+      step(action, sender, processingReplay.load(ordering: .relaxed)) { input, reducer in
+        apply(input, mark: mark, reducer: reducer)
+      }
     } else {
       apply(action, mark: mark, reducer: reducer)
     }

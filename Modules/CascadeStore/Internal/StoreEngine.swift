@@ -27,9 +27,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline typealias Shared = EngineState<State, Action>
 
   // Safety: `storage` guards `Shared`; `reducer`, `step`, `middlewares`, `scheduler`,
-  // `isolation`, `reentrancy` and `diagnostics` are immutable; `processingThread` and `reducing`
-  // are atomics; `elementGroups` and `collectingCommandInputs` are only touched by the thread
-  // holding the processing token.
+  // `isolation`, `reentrancy` and `diagnostics` are immutable; `processingThread`, `reducing`,
+  // `replays` and `processingReplay` are atomics; `elementGroups` and `collectingCommandInputs`
+  // are only touched by the thread holding the processing token.
   @usableFromInline let storage: LockedValue<Shared>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
@@ -66,6 +66,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let processingThread = Atomic<UInt>(0)
   /// Whether the processing thread is inside the reducer (and so holds the lock).
   @usableFromInline let reducing = Atomic<Bool>(false)
+  /// The replays in progress (mirrors `Shared.replaying`, read without the lock where a command
+  /// would run).
+  @usableFromInline let replays = Atomic<Int>(0)
+  /// Whether the processing thread is processing an input of a replay (written and read by the
+  /// processing thread only: an atomic, not a `var`, only because a class's `var` costs an
+  /// exclusivity check on each access, which the reactor's hot path would pay per action).
+  @usableFromInline let processingReplay = Atomic<Bool>(false)
 
   init(
     state: State,
@@ -130,7 +137,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       storage.unlock()
       dropLate(work)
       return
-    case .queued:
+    case .queued, .leftOutOfReplay:
       storage.unlock()
       return
     case .holdToken:

@@ -90,6 +90,12 @@ struct EngineState<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var closers: [@Sendable () -> Void] = []
   /// The observer CascadeTesting's TestStore installs; `nil` otherwise.
   @usableFromInline var probe: StoreProbe<State, Action>?
+  /// The replays in progress (``StoreEngine/replay(_:)``): while there is one, only its inputs
+  /// are accepted and no effect starts.
+  @usableFromInline var replaying = 0
+  /// What the replays in progress left out: inputs from elsewhere, effects not started.
+  @usableFromInline var replayDropped = 0
+  @usableFromInline var replaySkippedEffects = 0
 }
 
 extension EngineState {
@@ -109,15 +115,36 @@ extension EngineState {
     return false
   }
 
-  /// Whether `work` may still be queued: everything while open, the engine's own bookkeeping
-  /// while draining, nothing once closed.
+  /// Whether `work` may still be queued: everything while open (during a replay, everything but
+  /// inputs from elsewhere and commands), the engine's own bookkeeping while draining, nothing
+  /// once closed.
   @inlinable
   func accepts(_ work: Work) -> Bool {
     switch lifecycle {
-    case .open: true
+    case .open: replaying == 0 || work.isAcceptedDuringReplay
     case .draining: work.isInternal
     case .closed: false
     }
+  }
+
+  /// Whether an effect must not start because a replay is in progress; counts it if so.
+  @inlinable
+  mutating func skipsEffectForReplay() -> Bool {
+    guard replaying > 0 else { return false }
+    replaySkippedEffects += 1
+    return true
+  }
+
+  /// Whether `work` is refused because a replay is in progress (not because the store closed):
+  /// counted, not reported.
+  @inlinable
+  mutating func refusedForReplay(_ work: Work) -> Bool {
+    guard replaying > 0, case .open = lifecycle, !work.isAcceptedDuringReplay else { return false }
+    switch work {
+    case .command: replaySkippedEffects += 1
+    default: replayDropped += 1
+    }
+    return true
   }
 
   /// What ``admit(_:)`` decided for a submitted work item.
@@ -125,6 +152,9 @@ extension EngineState {
   enum Admission {
     /// Not accepted (the store is draining or closed): the engine drops it.
     case refused
+    /// Not accepted because a replay is in progress: counted in ``replayDropped`` or
+    /// ``replaySkippedEffects``, and dropped quietly.
+    case leftOutOfReplay
     /// Someone is processing: it was queued, and will be processed in order.
     case queued
     /// idle → held: no one was processing, so the submitter now holds the token (the work was
@@ -135,7 +165,7 @@ extension EngineState {
   /// A submission from outside the processing thread.
   @inlinable
   mutating func admit(_ work: Work) -> Admission {
-    guard accepts(work) else { return .refused }
+    guard accepts(work) else { return refusedForReplay(work) ? .leftOutOfReplay : .refused }
     if processing {
       queue.append(work)
       return .queued
@@ -148,16 +178,18 @@ extension EngineState {
   /// (otherwise the general ``admit(_:)`` decides).
   @inlinable
   mutating func takeTokenIfOpenAndIdle() -> Bool {
-    guard accepting, !processing else { return false }
+    guard accepting, replaying == 0, !processing else { return false }
     token = .held
     return true
   }
 
   /// A submission from the processing thread itself (a subscriber, middleware or command of the
-  /// store): queued if accepted, in `commandQueue` when a synchronous command sent it.
+  /// store): queued if accepted, in `commandQueue` when a synchronous command sent it; `false`
+  /// if refused because the store is draining or closed (left out of a replay counts as
+  /// handled).
   @inlinable
   mutating func admitReentrant(_ work: Work, fromCommand: Bool) -> Bool {
-    guard accepts(work) else { return false }
+    guard accepts(work) else { return refusedForReplay(work) }
     if fromCommand {
       commandQueue.append(work)
     } else {
