@@ -42,6 +42,11 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///   - feedbacks: The feedbacks, started in order.
   ///   - scheduler: Where ``states`` delivers, and the clock middlewares see. Default: the main
   ///     queue (synchronously when the event was reduced there).
+  ///   - deliversEveryState: Whether ``states`` delivers every state on `scheduler`, in order,
+  ///     however far behind its subscribers are. Default `false`: a subscriber that is behind
+  ///     gets the **latest** state (a state that arrives while another waits for its delivery
+  ///     replaces it), so a burst of events never builds a backlog (``deliveryBacklog``,
+  ///     ``coalescedDeliveries``). Feedbacks see every state either way.
   ///   - middlewares: Middlewares that see every event and the resulting state.
   ///   - diagnostics: Receives what goes wrong in the loop's machinery: a failed effect
   ///     (`StoreDiagnostic.commandFailed`), an event emitted after the loop shut down. Default:
@@ -52,6 +57,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler.instance,
+    deliversEveryState: Bool = false,
     middlewares: [any Middleware<Event, State>] = [],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
@@ -60,6 +66,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       reduceInPlace: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks,
       scheduler: scheduler,
+      deliversEveryState: deliversEveryState,
       middlewares: middlewares,
       diagnostics: diagnostics
     )
@@ -68,13 +75,14 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// Creates and starts a loop with a reducer that updates the state in place (no copy of the
   /// state per event).
   ///
-  /// The parameters are those of ``init(initial:reduce:feedbacks:scheduler:middlewares:diagnostics:)``.
+  /// The parameters are those of ``init(initial:reduce:feedbacks:scheduler:deliversEveryState:middlewares:diagnostics:)``.
   @inlinable
   public init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler.instance,
+    deliversEveryState: Bool = false,
     middlewares: [any Middleware<Event, State>] = [],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
@@ -89,7 +97,13 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     )
     // The store's state stream replays the current state to each subscriber by itself.
     stateStream =
-      scheduler is ImmediateScheduler ? store.states : Self.deliver(store.states, on: scheduler)
+      scheduler is ImmediateScheduler
+      ? store.states
+      : store.states.observe(
+        on: scheduler,
+        coalescing: !deliversEveryState,
+        counters: store.deliveryCounters
+      )
     let store = store
     let subscriptions = subscriptions
     let gate = StartGate<State, Event>()
@@ -133,14 +147,6 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     store.close()
   }
 
-  @inlinable
-  static func deliver<S: CascadeStreams.Scheduler>(
-    _ states: Observable<State, Never>,
-    on scheduler: S
-  ) -> Observable<State, Never> {
-    states.observe(on: scheduler)
-  }
-
   /// Sends an event from outside: reduced before this returns, unless another thread is
   /// reducing (which then reduces it).
   @inlinable
@@ -171,6 +177,14 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     subscriptions.dispose()
     store.close()
   }
+
+  /// How many states wait for their delivery on the loop's scheduler now, over all subscribers
+  /// of ``states``: at most one per subscriber, unless the loop delivers every state.
+  public var deliveryBacklog: Int { store.deliveryBacklog }
+
+  /// How many states were replaced by a newer one before their delivery to a subscriber of
+  /// ``states`` ran, since the loop was made.
+  public var coalescedDeliveries: Int { store.coalescedDeliveries }
 
   /// The number of feedback effects running now.
   public var effectsInFlight: Int { store.effectsInFlight }

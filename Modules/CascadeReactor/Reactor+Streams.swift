@@ -110,6 +110,16 @@ extension Reactor {
     await runtime.core(for: self).store.finish()
   }
 
+  /// How many states (and selections) wait for their delivery on ``scheduler`` now: at most one
+  /// per subscription, unless the reactor ``deliversEveryState``.
+  @inlinable
+  public var deliveryBacklog: Int { runtime.core(for: self).store.deliveryBacklog }
+
+  /// How many states (and selections) were replaced by a newer one before their delivery on
+  /// ``scheduler`` ran, since the reactor started.
+  @inlinable
+  public var coalescedDeliveries: Int { runtime.core(for: self).store.coalescedDeliveries }
+
   /// The number of asynchronous mutation operations and mutation streams running now.
   @inlinable
   public var effectsInFlight: Int { runtime.core(for: self).store.effectsInFlight }

@@ -141,6 +141,14 @@ public protocol Reactor: AnyObject, Sendable {
   /// action was sent there).
   var scheduler: any Scheduler { get }
 
+  /// Whether the state stream delivers every state on ``scheduler``, in order, however far
+  /// behind its subscribers are. Default `false`: a subscriber that is behind gets the
+  /// **latest** state — a state that arrives while another waits for its delivery replaces it —
+  /// so a burst of actions never builds a backlog (see ``deliveryBacklog`` and
+  /// ``coalescedDeliveries``). States delivered on the reducing thread (an
+  /// `ImmediateScheduler`) are every state either way. Read once, when the reactor starts.
+  var deliversEveryState: Bool { get }
+
   /// Middlewares that see every action, its mutations and the resulting state. Default: none.
   var middlewares: [any Middleware<Action, State>] { get }
 
@@ -173,6 +181,9 @@ extension Reactor {
 
   /// The main queue.
   public var scheduler: any Scheduler { MainScheduler.instance }
+
+  /// `false`: subscribers that are behind get the latest state.
+  public var deliversEveryState: Bool { false }
 
   /// `nil`: failures are reported as test failures or runtime warnings.
   public var diagnostics: (@Sendable (StoreDiagnostic) -> Void)? { nil }

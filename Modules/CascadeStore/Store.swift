@@ -222,6 +222,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// subscription with ``Delivery/scheduler(_:)``, any number with ``Delivery/everyState(_:)``.
   public var deliveryBacklog: Int { engine.deliveryCounters.pending.load(ordering: .relaxed) }
 
+  /// The counters behind ``deliveryBacklog`` and ``coalescedDeliveries``, for the state streams
+  /// an architecture delivers through a scheduler of its own (a reactor's, a feedback loop's).
+  @inlinable
+  package var deliveryCounters: DeliveryCounters { engine.deliveryCounters }
+
   /// How many states were replaced by a newer one before their delivery ran, since the store was
   /// made (``Delivery/scheduler(_:)`` delivers the latest state to a subscriber that is behind).
   public var coalescedDeliveries: Int {

@@ -377,6 +377,9 @@ struct FeedbackLoopTests {
       reduce: { count, event in event == .increment ? count + 1 : count - 1 },
       feedbacks: [],
       scheduler: scheduler,
+      // The decrement is reduced at the same virtual time as the second increment: the
+      // assertion follows every state, not the latest.
+      deliversEveryState: true,
       middlewares: [recording]
     )
     scheduler.assertStates(

@@ -17,12 +17,20 @@ struct ReactorSelectionTests {
     let deliveryScheduler: any Scheduler
     let doubled: Bool
 
-    init(scheduler: any Scheduler = ImmediateScheduler.instance, doubled: Bool = false) {
+    let everyState: Bool
+
+    init(
+      scheduler: any Scheduler = ImmediateScheduler.instance,
+      doubled: Bool = false,
+      everyState: Bool = false
+    ) {
       deliveryScheduler = scheduler
       self.doubled = doubled
+      self.everyState = everyState
     }
 
     var scheduler: any Scheduler { deliveryScheduler }
+    var deliversEveryState: Bool { everyState }
 
     func mutate(action: Int) -> Mutations<Int> { .just(action) }
 
@@ -45,16 +53,22 @@ struct ReactorSelectionTests {
     for subscription in subscriptions { subscription.dispose() }
   }
 
-  // Delivery follows the reactor's scheduler.
-  @Test func deliversOnTheReactorsScheduler() {
+  // Delivery follows the reactor's scheduler, and a subscriber that is behind gets the latest
+  // selection (the initial one was replaced before the scheduler ran); one that asked for every
+  // state gets each.
+  @Test(arguments: [false, true])
+  func deliversOnTheReactorsScheduler(everyState: Bool) {
     let scheduler = TestScheduler()
-    let reactor = ScoresReactor(scheduler: scheduler)
+    let reactor = ScoresReactor(scheduler: scheduler, everyState: everyState)
     let seen = Recorder<Int>()
     let subscription = reactor.select(\.self, at: 1).subscribe(onNext: { seen.append($0) })
     reactor.send(1)
     #expect(seen.values.isEmpty)
+    #expect(reactor.deliveryBacklog == (everyState ? 2 : 1))
     scheduler.advance()
-    #expect(seen.values == [0, 1])
+    #expect(seen.values == (everyState ? [0, 1] : [1]))
+    #expect(reactor.coalescedDeliveries == (everyState ? 0 : 1))
+    #expect(reactor.deliveryBacklog == 0)
     subscription.dispose()
   }
 

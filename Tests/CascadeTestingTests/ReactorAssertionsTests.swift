@@ -39,6 +39,10 @@ struct ReactorAssertionsTests {
 
     var scheduler: any Scheduler { delivery }
 
+    /// The assertions follow every state, not the latest: states produced at the same virtual
+    /// time would otherwise reach the subscriber as one.
+    var deliversEveryState: Bool { true }
+
     func mutate(action: Action) -> Mutations<Mutation> {
       switch action {
       case .refresh:

@@ -12,7 +12,8 @@ extension ReactorCore {
       return stateStream.map(select).distinctUntilChanged().asObservable()
     }
     let selected = store.select(select)
-    return deliveredDirectly ? selected : selected.observe(on: scheduler)
+    if deliveredDirectly { return selected }
+    return Self.deliver(selected, on: scheduler, everyState: deliversEveryState, counting: store)
   }
 
   /// One element of a collection in the state, by index, delivered like the state stream:
@@ -29,7 +30,8 @@ extension ReactorCore {
         .distinctUntilChanged().asObservable()
     }
     let selected = store.select(collection, at: index)
-    return deliveredDirectly ? selected : selected.observe(on: scheduler)
+    if deliveredDirectly { return selected }
+    return Self.deliver(selected, on: scheduler, everyState: deliversEveryState, counting: store)
   }
 
   /// The element at `index`, if `elements` has one there.

@@ -14,6 +14,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Where states are delivered, and whether that is on the processing thread itself.
   @usableFromInline let scheduler: any CascadeStreams.Scheduler
   @usableFromInline let deliveredDirectly: Bool
+  /// Whether states go through ``scheduler`` one by one, not the latest (`deliversEveryState`).
+  @usableFromInline let deliversEveryState: Bool
   /// Where actions go when `transform(action:)` reworks them; `nil` when it leaves them as they
   /// are, and actions go straight to the store.
   @usableFromInline let actionInput: PublishSubject<Action, Never>?
@@ -89,7 +91,14 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     // The store's state stream already replays the current state to each subscriber; it is
     // shared only when `transform(state:)` reworks it, so that the transform runs once.
     let delivered =
-      scheduler is ImmediateScheduler ? store.states : deliver(store.states, on: scheduler)
+      scheduler is ImmediateScheduler
+      ? store.states
+      : deliver(
+        store.states,
+        on: scheduler,
+        everyState: reactor.deliversEveryState,
+        counting: store
+      )
     let (transformedStates, statesUnchanged) = TransformProbe.run(for: reactor) {
       reactor.transform(state: delivered)
     }
@@ -100,6 +109,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       stateStream: stateStream,
       statesTransformed: !statesUnchanged,
       scheduler: scheduler,
+      deliversEveryState: reactor.deliversEveryState,
       actionInput: actionInput,
       mutationInput: mutationInput
     )
@@ -154,6 +164,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     stateStream: Observable<State, Never>,
     statesTransformed: Bool,
     scheduler: any CascadeStreams.Scheduler,
+    deliversEveryState: Bool,
     actionInput: PublishSubject<Action, Never>?,
     mutationInput: PublishSubject<Mutation, Never>?
   ) {
@@ -163,6 +174,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     self.statesTransformed = statesTransformed
     self.scheduler = scheduler
     deliveredDirectly = scheduler is ImmediateScheduler
+    self.deliversEveryState = deliversEveryState
     self.actionInput = actionInput
     self.mutationInput = mutationInput
   }
@@ -171,11 +183,15 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     streams.dispose()
   }
 
+  /// `values` delivered on `scheduler`: the latest (or, with `everyState`, every one), counted in
+  /// `store`'s delivery counters.
   @inlinable
-  static func deliver<S: CascadeStreams.Scheduler>(
-    _ states: Observable<State, Never>,
-    on scheduler: S
-  ) -> Observable<State, Never> {
-    states.observe(on: scheduler)
+  static func deliver<Value: Sendable, S: CascadeStreams.Scheduler>(
+    _ values: Observable<Value, Never>,
+    on scheduler: S,
+    everyState: Bool,
+    counting store: Store<State, Input>
+  ) -> Observable<Value, Never> {
+    values.observe(on: scheduler, coalescing: !everyState, counters: store.deliveryCounters)
   }
 }

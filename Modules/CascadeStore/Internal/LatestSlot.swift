@@ -46,19 +46,6 @@ final class LatestSlot<Value: Sendable>: Sendable {
   }
 }
 
-/// A store's counts of its deliveries through schedulers (``Store/deliveryBacklog``,
-/// ``Store/coalescedDeliveries``).
-@usableFromInline
-final class DeliveryCounters: Sendable {
-  /// Deliveries scheduled and not yet run.
-  @usableFromInline let pending = Atomic<Int>(0)
-  /// States replaced by a newer one before their delivery ran.
-  @usableFromInline let coalesced = Atomic<Int>(0)
-
-  @usableFromInline
-  init() {}
-}
-
 /// How a subscription hands values to a scheduler (``Delivery``), shared by whole-state
 /// subscriptions (``SubscriptionBox``) and the subscription index (``ElementEntry``): decided once
 /// at subscription, so no notification switches over `Delivery` (or copies its existential).

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ObservableType {
   /// Delivers every event on `scheduler`, one at a time and in order.
   ///
@@ -23,25 +25,78 @@ extension ObservableType {
   /// - Parameter scheduler: The scheduler to deliver the events on.
   /// - Returns: The same events, delivered on `scheduler`.
   public func observe(on scheduler: some Scheduler) -> Observable<Element, Failure> {
+    observe(on: scheduler, coalescing: false, counters: nil)
+  }
+
+  /// Delivers on `scheduler` the latest value: a value that arrives while another waits for its
+  /// delivery replaces it.
+  ///
+  /// For a consumer that wants the newest value, not every one — a screen showing a state. Like
+  /// ``observe(on:)``, deliveries happen one at a time, in order, on `scheduler`, and dispose is a
+  /// barrier; but a burst faster than the scheduler keeps **one** value waiting, never a queue.
+  ///
+  /// - **Burst policy:** at most one value waits; a newer one replaces it. A failure or
+  ///   completion is never dropped: it is delivered after the waiting value.
+  ///
+  /// ```swift
+  /// positions
+  ///   .observeLatest(on: MainScheduler.instance)
+  ///   .subscribe(onNext: { MainActor.assumeIsolated { marker.move(to: $0) } })
+  /// ```
+  ///
+  /// - Parameter scheduler: The scheduler to deliver the events on.
+  /// - Returns: The latest values, then the terminal event, delivered on `scheduler`.
+  public func observeLatest(on scheduler: some Scheduler) -> Observable<Element, Failure> {
+    observe(on: scheduler, coalescing: true, counters: nil)
+  }
+
+  /// ``observe(on:)`` or, when `coalescing`, ``observeLatest(on:)``, counting the values that
+  /// wait and those replaced in `counters`.
+  @usableFromInline
+  package func observe(
+    on scheduler: some Scheduler,
+    coalescing: Bool,
+    counters: DeliveryCounters?
+  ) -> Observable<Element, Failure> {
     Observable(unchecked: { observer in
-      ObserveOnSink(downstream: observer, scheduler: scheduler).run(self)
+      ObserveOnSink(
+        downstream: observer,
+        scheduler: scheduler,
+        coalescing: coalescing,
+        counters: counters
+      ).run(self)
     })
   }
 }
 
-/// The subscription behind ``ObservableType/observe(on:)``.
+/// The subscription behind ``ObservableType/observe(on:)`` and
+/// ``ObservableType/observeLatest(on:)``.
 private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Element, Failure>,
   @unchecked Sendable
 {
-  // Safety: `queue` and `drainScheduled` are guarded by `lock`; `drainItem` is only replaced
-  // from the upstream's events, which never overlap; the rest is immutable.
+  // Safety: `queue`, `latest`, `terminal` and `drainScheduled` are guarded by `lock`;
+  // `drainItem` is only replaced from the upstream's events, which never overlap; the rest is
+  // immutable.
   private let scheduler: any Scheduler
+  private let coalescing: Bool
+  private let counters: DeliveryCounters?
   private let drainItem = SerialDisposable()
+  /// Every event waiting, when not coalescing.
   private var queue = FIFO<StreamEvent<Element, Failure>>()
+  /// When coalescing: the one value waiting, then the terminal event.
+  private var latest: Element?
+  private var terminal: StreamEvent<Element, Failure>?
   private var drainScheduled = false
 
-  init(downstream: AnyObserver<Element, Failure>, scheduler: any Scheduler) {
+  init(
+    downstream: AnyObserver<Element, Failure>,
+    scheduler: any Scheduler,
+    coalescing: Bool,
+    counters: DeliveryCounters?
+  ) {
     self.scheduler = scheduler
+    self.coalescing = coalescing
+    self.counters = counters
     super.init(downstream: downstream)
   }
 
@@ -53,12 +108,27 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
   }
 
   private func on(_ event: StreamEvent<Element, Failure>) {
-    let schedule = lock.withLock { () -> Bool in
-      guard !isDisposed else { return false }
-      queue.append(event)
-      if drainScheduled { return false }
+    var replaced = false
+    let (accepted, schedule) = lock.withLock { () -> (Bool, Bool) in
+      guard !isDisposed else { return (false, false) }
+      if !coalescing {
+        queue.append(event)
+      } else if case .next(let value) = event {
+        replaced = latest != nil
+        latest = value
+      } else {
+        terminal = event
+      }
+      if drainScheduled { return (true, false) }
       drainScheduled = true
-      return true
+      return (true, true)
+    }
+    if accepted, let counters, case .next = event {
+      if replaced {
+        counters.coalesced.add(1, ordering: .relaxed)
+      } else {
+        counters.pending.add(1, ordering: .relaxed)
+      }
     }
     // A drain is scheduled only when the previous one has finished, so replacing the previous
     // item never cancels work.
@@ -68,17 +138,42 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
   private func drain() {
     while true {
       lock.lock()
-      guard !isDisposed, let event = queue.popFirst() else {
+      guard !isDisposed, let event = takeNext() else {
         drainScheduled = false
         lock.unlock()
         return
       }
       lock.unlock()
+      if let counters, case .next = event { counters.pending.subtract(1, ordering: .relaxed) }
       forward(event)
     }
   }
 
+  /// The next event to deliver, under the lock.
+  private func takeNext() -> StreamEvent<Element, Failure>? {
+    if !coalescing { return queue.popFirst() }
+    if let value = latest {
+      latest = nil
+      return .next(value)
+    }
+    defer { terminal = nil }
+    return terminal
+  }
+
   override func didDispose() {
-    lock.withLock { queue.removeAll() }
+    let dropped = lock.withLock { () -> Int in
+      let values =
+        coalescing
+        ? (latest == nil ? 0 : 1)
+        : queue.elements.reduce(0) { count, event in
+          if case .next = event { return count + 1 }
+          return count
+        }
+      queue.removeAll()
+      latest = nil
+      terminal = nil
+      return values
+    }
+    if let counters, dropped > 0 { counters.pending.subtract(dropped, ordering: .relaxed) }
   }
 }

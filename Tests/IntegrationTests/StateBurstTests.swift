@@ -1,0 +1,135 @@
+import CascadeFeedback
+import CascadeReactor
+import CascadeStore
+import CascadeStreams
+import CascadeTestSupport
+import CascadeTesting
+import Testing
+
+/// A reactor's and a feedback loop's state streams follow the store's burst policy.
+///
+/// Delivered on a scheduler, a subscriber that is behind gets the latest state and one delivery
+/// waits, holding it (the intermediate states are released at once); asked for every state, it
+/// gets each, in order, and the backlog counts them. Before, both queued every intermediate state
+/// (`observe(on:)`), each holding its state until delivered. Issue 19.
+@Suite(.checksResources)
+struct StateBurstTests {
+  static let burst = 10_000
+
+  /// A reactor whose state is the latest tracked number.
+  final class LatestReactor: Reactor {
+    typealias Action = Int
+    typealias Mutation = Int
+    typealias State = Tracked?
+
+    let initialState: Tracked? = nil
+    let runtime = ReactorRuntime<Int, Int, Tracked?>()
+    let delivery: TestScheduler
+    let everyState: Bool
+    let live: LiveCount
+
+    init(delivery: TestScheduler, everyState: Bool, live: LiveCount) {
+      self.delivery = delivery
+      self.everyState = everyState
+      self.live = live
+    }
+
+    var scheduler: any Scheduler { delivery }
+    var deliversEveryState: Bool { everyState }
+
+    func reduce(into state: inout Tracked?, mutation: Int) { state = Tracked(mutation, in: live) }
+  }
+
+  /// One architecture seen through its burst counters.
+  struct Subject {
+    let send: (Int) -> Void
+    let states: Observable<Tracked?, Never>
+    let backlog: () -> Int
+    let coalesced: () -> Int
+    let owner: AnyObject
+  }
+
+  static func make(
+    _ architecture: Architecture,
+    on scheduler: TestScheduler,
+    everyState: Bool,
+    live: LiveCount
+  ) -> Subject {
+    switch architecture {
+    case .store:
+      preconditionFailure("the store's policy is tested in BurstDeliveryTests")
+    case .reactor:
+      let reactor = LatestReactor(delivery: scheduler, everyState: everyState, live: live)
+      return Subject(
+        send: reactor.send,
+        states: reactor.states,
+        backlog: { reactor.deliveryBacklog },
+        coalesced: { reactor.coalescedDeliveries },
+        owner: reactor
+      )
+    case .feedback:
+      let loop = FeedbackLoop<Tracked?, Int>(
+        initial: nil,
+        reduceInPlace: { state, number in state = Tracked(number, in: live) },
+        feedbacks: [],
+        scheduler: scheduler,
+        deliversEveryState: everyState
+      )
+      return Subject(
+        send: loop.send,
+        states: loop.states,
+        backlog: { loop.deliveryBacklog },
+        coalesced: { loop.coalescedDeliveries },
+        owner: loop
+      )
+    }
+  }
+
+  @Test(arguments: [Architecture.reactor, .feedback])
+  func aSlowSubscriberGetsTheLatestStateWithNoBacklog(_ architecture: Architecture) async {
+    let scheduler = TestScheduler()
+    let live = LiveCount()
+    let subject = Self.make(architecture, on: scheduler, everyState: false, live: live)
+    let delivered = Recorder<Int?>()
+    let subscription = subject.states.subscribe(onNext: { delivered.append($0?.number) })
+    for number in 1...Self.burst { subject.send(number) }
+    #expect(subject.backlog() == 1)
+    #expect(subject.coalesced() == Self.burst)
+    #expect(live.value <= 2, "the current state, and the one waiting")
+    await scheduler.advance(by: .zero)
+    #expect(delivered.values == [Self.burst])
+    #expect(subject.backlog() == 0)
+    subscription.dispose()
+  }
+
+  @Test(arguments: [Architecture.reactor, .feedback])
+  func everyStateDeliversAllInOrderAndCountsTheBacklog(_ architecture: Architecture) async {
+    let scheduler = TestScheduler()
+    let live = LiveCount()
+    let subject = Self.make(architecture, on: scheduler, everyState: true, live: live)
+    let delivered = Recorder<Int?>()
+    let subscription = subject.states.subscribe(onNext: { delivered.append($0?.number) })
+    for number in 1...Self.burst { subject.send(number) }
+    #expect(subject.backlog() == Self.burst + 1)
+    #expect(subject.coalesced() == 0)
+    await scheduler.advance(by: .zero)
+    #expect(delivered.values == [nil] + (1...Self.burst).map { $0 })
+    #expect(subject.backlog() == 0)
+    #expect(live.value == 1, "delivered states are released")
+    subscription.dispose()
+  }
+
+  // Disposing a subscription with deliveries waiting takes them out of the backlog.
+  @Test(arguments: [Architecture.reactor, .feedback])
+  func disposingWithDeliveriesWaitingEmptiesTheBacklog(_ architecture: Architecture) {
+    let scheduler = TestScheduler()
+    let live = LiveCount()
+    let subject = Self.make(architecture, on: scheduler, everyState: true, live: live)
+    let subscription = subject.states.subscribe(onNext: { _ in })
+    for number in 1...100 { subject.send(number) }
+    #expect(subject.backlog() == 101)
+    subscription.dispose()
+    #expect(subject.backlog() == 0)
+    #expect(live.value == 1)
+  }
+}
