@@ -8,6 +8,9 @@ struct Workload: Sendable, Hashable {
   let n: Int
   /// The number of operations in `--quick` mode: small, for a smoke run that checks results.
   let quickN: Int
+  /// Whether the table's cells show the peak resident memory of the operations (W7), beside the
+  /// time; the row's benchmarks measure memory.
+  var showsPeakMemory = false
 }
 
 /// The architectures compared: the columns of the results table.
