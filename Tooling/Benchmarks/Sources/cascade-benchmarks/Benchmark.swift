@@ -149,7 +149,7 @@ extension Benchmark {
   /// W0 comes first: every ratio is taken against it.
   static let all: [Benchmark] =
     W0.benchmarks + W1.benchmarks + W2.benchmarks + W3.benchmarks + W4.benchmarks
-    + W5.benchmarks + W6.benchmarks
+    + W5.benchmarks + W6.benchmarks + W7.benchmarks
 }
 
 /// Returns `value` through a call the optimizer cannot see into.
