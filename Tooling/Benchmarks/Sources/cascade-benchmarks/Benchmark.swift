@@ -8,6 +8,9 @@ struct Workload: Sendable, Hashable {
   let n: Int
   /// The number of operations in `--quick` mode: small, for a smoke run that checks results.
   let quickN: Int
+  /// Whether the table's cells show the peak resident memory of the operations (W7), beside the
+  /// time; the row's benchmarks measure memory.
+  var showsPeakMemory = false
 }
 
 /// The architectures compared: the columns of the results table.
@@ -146,7 +149,7 @@ extension Benchmark {
   /// W0 comes first: every ratio is taken against it.
   static let all: [Benchmark] =
     W0.benchmarks + W1.benchmarks + W2.benchmarks + W3.benchmarks + W4.benchmarks
-    + W5.benchmarks + W6.benchmarks
+    + W5.benchmarks + W6.benchmarks + W7.benchmarks
 }
 
 /// Returns `value` through a call the optimizer cannot see into.

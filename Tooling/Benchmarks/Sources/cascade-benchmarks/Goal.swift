@@ -35,6 +35,25 @@ struct Goal: Sendable {
     }
   }
 
+  /// A peak resident memory during the operations at most `megabytes` MB (10⁶ bytes) above the
+  /// resident memory before them, measured by ``MemoryProbe`` (the benchmark must measure
+  /// memory; Linux only).
+  static func maximumPeakGrowth(megabytes: Double) -> Goal {
+    Goal(description: "peak ≤ baseline + \(Format.fixed(megabytes, 0)) MB") { measured, _ in
+      guard let memory = measured.memory else {
+        return Verdict(met: false, detail: "memory not measured (Linux only)")
+      }
+      guard memory.peakWasReset else {
+        return Verdict(met: false, detail: "VmHWM could not be reset: no peak of the run alone")
+      }
+      return Verdict(
+        met: Double(memory.growthBytes) <= megabytes * 1e6,
+        detail: "peak \(Format.megabytes(memory.growthBytes, signed: true)) over a baseline of "
+          + "\(Format.megabytes(memory.baselineBytes))"
+      )
+    }
+  }
+
   /// Every goal of `goals`.
   static func all(_ goals: [Goal]) -> Goal {
     Goal(description: goals.map(\.description).joined(separator: " and ")) { measured, cell in

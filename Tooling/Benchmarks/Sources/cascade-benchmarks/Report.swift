@@ -152,6 +152,9 @@ struct Report: Sendable {
         var cell =
           "\(Format.milliseconds(measured.median)) · \(Format.rate(measured.operationsPerSecond))"
         if let ratio = ratioToBaseline(measured) { cell += " · ×\(Format.fixed(ratio, 2))" }
+        if workload.showsPeakMemory, let memory = measured.memory {
+          cell += " · peak \(Format.megabytes(memory.growthBytes, signed: true))"
+        }
         row.append(cell)
       }
       rows.append(row)
@@ -179,6 +182,13 @@ struct Report: Sendable {
         + "relative to W0 (\(runs) timed run\(runs == 1 ? "" : "s") after a warm-up; "
         + "\(configuration) build\(quick ? "; quick mode: small N, not comparable" : ""))."
     )
+    let peakRows = workloads.filter(\.showsPeakMemory).map(\.id)
+    if !peakRows.isEmpty {
+      lines.append(
+        "\(peakRows.joined(separator: ", ")): · peak resident memory of the operations over "
+          + "the resident memory before them, in one extra run (MB = 10⁶ bytes)."
+      )
+    }
     for comparison in comparisons {
       lines.append(
         "\(comparison.workload): \(comparison.architecture.rawValue) / "

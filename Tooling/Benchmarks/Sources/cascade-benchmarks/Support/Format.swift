@@ -37,6 +37,12 @@ enum Format {
     }
   }
 
+  /// A byte count in megabytes (10⁶ bytes), signed: `+1.2 MB`, `24.8 MB`.
+  static func megabytes(_ count: Int, signed: Bool = false) -> String {
+    let sign = count < 0 ? "-" : (signed ? "+" : "")
+    return sign + "\(fixed(Double(count.magnitude) / 1e6, 1)) MB"
+  }
+
   /// A byte count in binary units, signed: `+312.5 KiB`, `-8.0 KiB`, `1.2 MiB`.
   static func bytes(_ count: Int, signed: Bool = false) -> String {
     let sign = count < 0 ? "-" : (signed ? "+" : "")

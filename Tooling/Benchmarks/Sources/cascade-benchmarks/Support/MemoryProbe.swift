@@ -4,7 +4,7 @@ import Foundation
 import Glibc
 #endif
 
-/// What one run of a memory-measured workload (W3) did to the process's resident memory.
+/// What one run of a memory-measured workload (W3, W7) did to the process's resident memory.
 struct MemoryUsage: Sendable, Codable {
   /// The workload's own estimate of its state's size, in bytes.
   let stateBytes: Int
@@ -16,6 +16,14 @@ struct MemoryUsage: Sendable, Codable {
   let growthBytes: Int
   /// The process's peak resident memory during the run (VmHWM).
   let peakBytes: Int
+  /// The process's resident memory at the end of the setup, where the peak is measured from
+  /// (VmRSS).
+  let baselineBytes: Int
+  /// The process's resident memory when the run had returned (VmRSS): what it kept.
+  let endBytes: Int
+  /// The same after the allocator returned its free memory to the system (`malloc_trim`): what
+  /// is still in use, rather than held free by the allocator.
+  let trimmedEndBytes: Int
   /// Whether the peak could be reset before the run (`/proc/self/clear_refs`, Linux ≥ 4.0).
   ///
   /// If not, `growthBytes` only shows growth above the process's earlier peak.
@@ -52,11 +60,16 @@ enum MemoryProbe {
     defer { armed = false }
     let result = try body()
     guard let start, let begin, let after = status() else { return (result, nil) }
+    releaseFreeMemory()
+    let trimmed = status()?.rss ?? after.rss
     let usage = MemoryUsage(
       stateBytes: begin.stateBytes,
       setupBytes: begin.rss - start,
       growthBytes: max(0, after.hwm - begin.rss),
       peakBytes: after.hwm,
+      baselineBytes: begin.rss,
+      endBytes: after.rss,
+      trimmedEndBytes: trimmed,
       peakWasReset: begin.reset
     )
     return (result, usage)
