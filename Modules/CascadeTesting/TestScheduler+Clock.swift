@@ -50,6 +50,9 @@ extension TestScheduler: Clock {
         guard sleeper.wait(continuation) else { return }
         let item = schedule(at: deadline, counted: true) { sleeper.wake() }
         sleeper.attach(item)
+        // The runtime may skip the cancel handler of a task cancelled while the handler is
+        // installed (Swift 6.3.1: Tooling/Toolchain/cancellation-handler-race.swift): check again.
+        if Task.isCancelled { sleeper.cancel() }
       }
     } onCancel: {
       sleeper.cancel()

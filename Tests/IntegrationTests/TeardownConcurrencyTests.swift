@@ -40,7 +40,7 @@ struct TeardownConcurrencyTests {
   // sends entries through a weak reference and another sends ticks through the handle the task
   // escaped. The test drops the last strong reference (the last release may happen on the
   // sender thread). Then the object is deallocated (its weak probe is nil); both pieces of work
-  // observe their end (the task's cancel handler runs, the stream is disposed); no state is
+  // observe their end (the task sees its cancellation and stops, the stream is disposed); no state is
   // delivered after that, though the escaped handle keeps sending (its sends are dropped); and
   // every stream resource is released (the count is back where it was before the round).
   @Test(arguments: Architecture.allCases)

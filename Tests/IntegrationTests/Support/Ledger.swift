@@ -148,9 +148,10 @@ final class WorkProbe: Sendable {
   /// handed over but never subscribed, because the app closed first, never starts, and has
   /// nothing to end).
   let started = Watched(0)
-  /// Work that observed its end (a task's cancel handler, a stream's disposal).
+  /// Work that observed its end (a task that saw its cancellation, a stream's disposal).
   let ended = Watched(0)
-  /// What started and ended, in order (`+task`, `-stream`...), for a failure's message.
+  /// What started and ended, in order (`+task`, `-stream`, `~task` for a task's cancel
+  /// handler...), for a failure's message.
   let events = LockedValue<[String]>([])
   /// The ``WorkHold``s alive: each is captured by the closure of one piece of work the app handed
   /// to its architecture, so this comes back to 0 once the architecture has released them all.
@@ -166,6 +167,10 @@ final class WorkProbe: Sendable {
   func start(_ kind: LedgerInput.WorkKind) {
     events.withLock { $0.append("+\(kind)") }
     started.update { $0 += 1 }
+  }
+  /// Logs `event` without counting it.
+  func note(_ event: String) {
+    events.withLock { $0.append(event) }
   }
   func end(_ kind: LedgerInput.WorkKind) {
     events.withLock { $0.append("-\(kind)") }

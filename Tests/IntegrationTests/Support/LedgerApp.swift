@@ -200,7 +200,12 @@ final class LedgerApp: Sendable {
   }
 
   /// Ticks every few microseconds until the task is cancelled; the probe sees the start and the
-  /// cancellation.
+  /// end.
+  ///
+  /// The end is counted when the loop sees the cancellation and stops, which is what proves the
+  /// architecture cancelled the task. The cancel handler only logs (`~task`): the runtime may
+  /// skip it when the task is cancelled at the very moment the handler is installed (TSan runs
+  /// of the teardown test showed a cancelled task whose handler never ran).
   ///
   /// Not in a tight loop: with the sending-thread isolation, the thread that processes drains
   /// what others queue meanwhile, and producers that never pause would keep it draining (and
@@ -213,8 +218,9 @@ final class LedgerApp: Sendable {
         try? await Task.sleep(for: .microseconds(50))
       }
     } onCancel: {
-      probe.end(.task)
+      probe.note("~task")
     }
+    probe.end(.task)
   }
 
   /// Ticks every millisecond on the probe's concurrent background queue; the probe sees the
