@@ -152,6 +152,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Runs `operation` as an asynchronous command with a copy of the current state.
   ///
+  /// The command's task begins when the store reaches it, in order with the inputs sent before,
+  /// on the thread processing them, and runs there until its first suspension: commands started
+  /// one after another (by one input, or by several `run` calls in a row) begin in that order,
+  /// always. Work before the first `await` should be short; what follows runs concurrently.
+  ///
   /// ```swift
   /// store.run { state, store in
   ///   let page = try await api.load(page: state.nextPage)

@@ -57,31 +57,30 @@ extension StoreEngine {
     key: CommandID?,
     _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
   ) {
-    let gate = Gate()
-    let started = storage.withLock { shared -> (id: Int, probe: StoreProbe<State, Action>?)? in
+    let registered = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
       guard !shared.closed, !shared.skipsEffectForReplay() else { return nil }
-      let origin = shared.effects.register(key: key, stop: nil)
-      let id = origin.id
-      let handle = Store(engine: self, origin: origin)
-      let task = Task { [weak self] in
-        await gate.wait()
-        do {
-          try await CommandOrigin.$name.withValue(name) { try await body(handle) }
-        } catch is CancellationError {
-          // Cancellation is not failure.
-        } catch {
-          if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
-        }
-        self?.endEffect(id)
-      }
-      // Registered and stopped under the same lock: it cannot have been cancelled meanwhile.
-      _ = shared.effects.setStop(.task(task), for: id)
-      return (id, shared.probe)
+      return (shared.effects.register(key: key, stop: nil), shared.probe)
     }
-    guard let started else { return }
+    guard let (origin, probe) = registered else { return }
+    let id = origin.id
     _ = Resources.increment(charging: account)
-    started.probe?.commandStarted(started.id, name)
-    gate.open()
+    probe?.commandStarted(id, name)
+    let handle = Store(engine: self, origin: origin)
+    // The task begins at once, on this thread, and runs here until its first suspension: so
+    // effects started one after another (by one input) begin in that order, always, however
+    // busy the cooperative pool is. No lock is held.
+    let task = Task.immediate { [weak self] in
+      do {
+        try await CommandOrigin.$name.withValue(name) { try await body(handle) }
+      } catch is CancellationError {
+        // Cancellation is not failure.
+      } catch {
+        if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
+      }
+      self?.endEffect(id)
+    }
+    // Cancelled (or ended) while it began: the stop it missed is called now.
+    if !storage.withLock({ $0.effects.setStop(.task(task), for: id) }) { task.cancel() }
   }
 
   /// Registers an effect that is not a task of the store's (a stream of mutations, a feedback
@@ -223,29 +222,4 @@ extension StoreEngine {
 
   var parkedCount: Int { storage.withLock { $0.parked.count } }
   var inFlightCount: Int { storage.withLock { $0.effects.count } }
-}
-
-/// Holds a task back until its bookkeeping is recorded.
-private final class Gate: Sendable {
-  private let opened = LockedValue<(Bool, CheckedContinuation<Void, Never>?)>((false, nil))
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let resumeNow = opened.withLock { state -> Bool in
-        if state.0 { return true }
-        state.1 = continuation
-        return false
-      }
-      if resumeNow { continuation.resume() }
-    }
-  }
-
-  func open() {
-    let continuation = opened.withLock { state -> CheckedContinuation<Void, Never>? in
-      state.0 = true
-      defer { state.1 = nil }
-      return state.1
-    }
-    continuation?.resume()
-  }
 }

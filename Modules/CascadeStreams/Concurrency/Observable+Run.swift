@@ -1,7 +1,10 @@
 extension Observable {
   /// A stream produced by an `async` function that sends values to an observer.
   ///
-  /// Each subscription starts a `Task` that runs `body` with an observer; `body` may send any
+  /// Each subscription starts a task that runs `body` with an observer. The task begins at once,
+  /// on the subscribing thread, and runs there until its first suspension (`Task.immediate`), so
+  /// streams subscribed one after another begin in that order, however busy the cooperative pool
+  /// is; what `body` does after its first `await` runs concurrently. `body` may send any
   /// number of values, from any task, and the observer serializes them (sends never overlap
   /// downstream, and events after a terminal event are dropped). When `body` returns, the stream
   /// completes; when it throws, the stream fails with the error; if `body` already sent a terminal
@@ -55,7 +58,9 @@ extension Observable {
   ) -> Observable {
     create { observer in
       let resource = Resources.increment()
-      let task = Task(priority: priority) {
+      // The task begins at once, on the subscribing thread, until its first suspension: streams
+      // subscribed one after another begin in that order.
+      let task = Task.immediate(priority: priority) {
         await body(observer)
         Resources.decrement(resource)
       }
