@@ -90,20 +90,17 @@ extension ReactorCore {
     } else {
       deliver = { mutation, store in store.send(.mutation(mutation, cause: action)) }
     }
+    // Cancel the previous work now, while processing this action, so that what it queued (even
+    // ahead of this action's command) is dropped (AT-26).
+    if cancelInFlight, let id { store.cancelNow(id: id) }
     switch work {
     case .operation(let operation):
-      // Cancel the previous work now, while processing this action, so that its results
-      // already queued (even ahead of this action's command) are dropped.
-      if cancelInFlight, let id = id { store.cancelNow(id: id) }
       store.run("mutate(\(action))", id: id, cancelInFlight: cancelInFlight) {
         _,
         store in
         try await operation(MutationSender { deliver($0, store) })
       }
     case .stream(let stream):
-      // Cancelling in flight happens now, while this action is processed, so that what the
-      // previous streams queued is dropped (AT-26).
-      if cancelInFlight, let id = id { store.cancelNow(id: id) }
       start(stream, for: action, id: id, deliver: deliver)
     }
   }
