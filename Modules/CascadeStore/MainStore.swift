@@ -91,6 +91,13 @@ public final class MainStore<State: Sendable, Action: Sendable> {
   /// Waits until the store is at rest: commands ended and every input processed
   /// (``Store/finish()``).
   public func finish() async { await store.finish() }
+
+  /// Replays `actions` in the store's replay mode: their states, and no effect
+  /// (``Store/replay(_:)``).
+  @discardableResult
+  public func replay(_ actions: some Sequence<Action>) async -> ReplayReport {
+    await store.replay(actions)
+  }
 }
 
 /// A main-actor closure carried through the store's `Sendable` subscription machinery.

@@ -32,6 +32,25 @@ struct MainStoreTests {
     #expect(store.state == ["from background"])
   }
 
+  // Replay on the main actor: the recorded actions are reduced there, the command a subscriber
+  // starts for one of them does not run, and the store is live afterwards.
+  @Test func replayReducesOnMainAndRunsNoCommand() async {
+    let store = MainStore(initialState: [String]()) { (log: inout [String], entry: String) in
+      MainActor.assertIsolated()
+      log.append(entry)
+    }
+    let subscription = store.subscribe { [weak store] log in
+      if log.last == "load" { store?.run { _, store in store.send("loaded") } }
+    }
+    let report = await store.replay(["load", "loaded"])
+    #expect(store.state == ["load", "loaded"])
+    #expect(report == ReplayReport(replayed: 2, droppedInputs: 0, skippedEffects: 1))
+    store.send("load")
+    await store.finish()
+    #expect(store.state == ["load", "loaded", "load", "loaded"])
+    subscription.dispose()
+  }
+
   // The Observation adapter: a selection observable with withObservationTracking.
   @Test func observedSelectionNotifiesObservers() async {
     let store = Store(initialState: 0) { (count: inout Int, amount: Int) in count += amount }
