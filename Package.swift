@@ -97,13 +97,18 @@ let package = Package(
 
     .target(
       name: "AppSupport",
-      dependencies: ["CascadeStreams"],
+      dependencies: [
+        "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        // Sessions are recorded with its RecordingMiddleware and read back as its Recordings.
+        "CascadeMiddleware",
+      ],
       path: "Apps/AppSupport"
     ),
     .target(
       name: "MoviesCore",
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        "CascadeMiddleware",
       ],
       path: "Apps/Movies/MoviesCore"
     ),
@@ -133,6 +138,7 @@ let package = Package(
         "CascadeStore",
         "CascadeReactor",
         "CascadeFeedback",
+        "CascadeMiddleware",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Apps/Todo/TodoCore"
