@@ -1,5 +1,6 @@
 public import AppSupport
 import CascadeFeedback
+import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeFeedback.FeedbackLoop`: the player's intents are events, the reducer
@@ -13,12 +14,19 @@ public final class FeedbackGame: AppService {
   public let states: Observable<GameState, Never>
 
   /// Creates the game with an empty state, saving to `file`.
-  public init(file: GameFile) {
+  public convenience init(file: GameFile) {
+    self.init(file: file, middlewares: [])
+  }
+
+  /// Creates the game with an empty state, saving to `file`, with `middlewares` on its loop (a
+  /// session recorder).
+  init(file: GameFile, middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]) {
     loop = FeedbackLoop(
       initial: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
       feedbacks: [Self.applyChanges, Self.files(file)],
-      scheduler: ImmediateScheduler()
+      scheduler: ImmediateScheduler(),
+      middlewares: middlewares
     )
     states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }
@@ -88,7 +96,7 @@ struct FeedbackGameMachine: Sendable {
 }
 
 /// The events of the game's feedback loop.
-enum FeedbackGameEvent: Sendable {
+enum FeedbackGameEvent: Sendable, Codable {
   /// The player asked for something.
   case intent(GameIntent)
   /// Apply the next pending change.

@@ -1,6 +1,6 @@
 /// One change to a ``GameState``: the mutation (Reactor), event (Feedback) or reaction (Store)
 /// all three architectures apply, one at a time.
-public enum GameChange: Sendable, Equatable {
+public enum GameChange: Sendable, Equatable, Codable {
   /// Something happened in the game.
   case happened(GameEvent)
   /// The request could not be carried out (no game, busy); the reason is for the player.

@@ -2,7 +2,7 @@
 ///
 /// One turn produces several events (the player hits, the monster hits back, the player dies),
 /// and each one is applied on its own, so every architecture goes through the same states.
-public enum GameEvent: Sendable, Equatable {
+public enum GameEvent: Sendable, Equatable, Codable {
   /// A new game began (the seed's `CreatePlayer` then `AddPlayer`).
   case gameStarted(Game)
   /// A monster appeared.

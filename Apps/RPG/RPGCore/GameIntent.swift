@@ -1,5 +1,5 @@
 /// What the player asks for: what a front sends to a game service.
-public enum GameIntent: Sendable, Equatable {
+public enum GameIntent: Sendable, Equatable, Codable {
   /// Starts a new game, replacing the one in memory (not the save, until it is saved).
   case newGame(name: String, seed: UInt64)
   /// Looks for a monster.

@@ -1,5 +1,6 @@
 public import AppSupport
 public import CascadeReactor
+public import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeReactor.Reactor`: intents are actions, ``GameChange``s are mutations,
@@ -16,10 +17,17 @@ public final class ReactorGame: Reactor, AppService {
   public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
   /// The save file.
   let file: GameFile
+  /// The middlewares: none, or a session recorder.
+  public let middlewares: [any Middleware<GameIntent, GameState>]
 
   /// Creates the game with an empty state, saving to `file`.
-  public init(file: GameFile) {
+  ///
+  /// - Parameters:
+  ///   - file: The save file.
+  ///   - middlewares: Middlewares that see every action and mutation (a session recorder).
+  public init(file: GameFile, middlewares: [any Middleware<GameIntent, GameState>] = []) {
     self.file = file
+    self.middlewares = middlewares
   }
 
   /// States are delivered synchronously, on the thread that reduced them.

@@ -17,9 +17,14 @@ public final class StoreGame: AppService {
   /// - Parameters:
   ///   - file: The save file.
   ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
-  public init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) }) {
+  ///   - middlewares: More middlewares, after the seed's (a session recorder, last).
+  public init(
+    file: GameFile,
+    log: @escaping @Sendable (String) -> Void = { print($0) },
+    middlewares: [any Middleware<any Event, GameState>] = []
+  ) {
     self.file = file
-    core = Core(state: GameState(), middlewares: [LoggingMiddleware(print: log)])
+    core = Core(state: GameState(), middlewares: [LoggingMiddleware(print: log)] + middlewares)
   }
 
   /// ``Architecture/store``.
@@ -72,6 +77,37 @@ extension GameState: CascadeStore.State {
       apply(changed.change)
     default:
       break
+    }
+  }
+}
+
+/// The store's events as values that can be recorded: the store's inputs are `any Event`, which
+/// is not `Codable`, so a session recorder records each event as one of these cases and a
+/// replay makes the event again.
+public enum StoreGameEvent: Sendable, Equatable, Codable {
+  /// A ``LevelUp``.
+  case levelUp(level: Int)
+  /// The player of a new game joined (the seed's `AddPlayer`).
+  case addPlayer(Game)
+  /// Any other change to the game state.
+  case changed(GameChange)
+
+  /// The recordable form of `event`, or `nil` for an event the game does not fire.
+  public init?(_ event: any Event) {
+    switch event {
+    case let levelUp as LevelUp: self = .levelUp(level: levelUp.level)
+    case let added as AddPlayer: self = .addPlayer(added.game)
+    case let changed as Changed: self = .changed(changed.change)
+    default: return nil
+    }
+  }
+
+  /// The store's event.
+  public var event: any Event {
+    switch self {
+    case .levelUp(let level): LevelUp(level: level)
+    case .addPlayer(let game): AddPlayer(game: game)
+    case .changed(let change): Changed(change: change)
     }
   }
 }
