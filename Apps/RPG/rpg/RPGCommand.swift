@@ -13,7 +13,8 @@ struct RPGCommand: AsyncParsableCommand {
       Start a game with `rpg new --name Ada --seed 42`, play it with `rpg play` (or \
       `rpg play --script FILE`), and look at it with `rpg show`. The game is saved to \
       $XDG_DATA_HOME/cascade/rpg/save.json (~/.local/share/… by default) unless --save says \
-      otherwise.
+      otherwise. `rpg play --record FILE` records a session and `rpg play --replay FILE` plays \
+      it again, printing the same output (see `rpg help play`).
       """,
     subcommands: [New.self, Play.self, Show.self]
   )
@@ -102,7 +103,7 @@ struct Show: AsyncParsableCommand {
 struct Play: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Play: read commands from the terminal (or a script) and show the state after each.",
-    discussion: GameCommand.helpText
+    discussion: GameCommand.helpText + "\n\n" + RecordingOptions.help
   )
 
   @OptionGroup var options: GameOptions
@@ -110,23 +111,48 @@ struct Play: AsyncParsableCommand {
   @Option(help: "Read the commands from this file instead of the terminal.")
   var script: String?
 
-  func run() async throws {
-    let session = Session(options: options)
-    if let script {
-      try await runScript(at: script, session: session)
-    } else {
-      try await runInteractive(session: session) { readLine() }
+  @OptionGroup var recording: RecordingOptions
+
+  func validate() throws {
+    if recording.replay != nil, script != nil {
+      throw ValidationError(
+        "--script and --replay exclude each other: a replay reads its commands from the recording"
+      )
     }
-    try await session.saveAtEnd()
   }
 
-  private func runScript(at path: String, session: Session) async throws {
-    let text: String
-    do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-      throw Failure("cannot read the script \(path): \(error.localizedDescription)")
+  func run() async throws {
+    let session = try Session(options: options, recording: recording, command: "play")
+    try await reportingReplayErrors {
+      let script = self.script
+      let source = try await session.app.fact("script") {
+        script.map(Self.read(script:)) ?? .absent
+      }
+      switch source {
+      case .text(let text):
+        try await runScript(text, path: script ?? "the recorded script", session: session)
+      case .failure(let message):
+        throw Failure(message)
+      case .absent:
+        try await runInteractive(session: session) { try await session.app.line { readLine() } }
+      default:
+        throw session.app.unexpected(source, for: "script")
+      }
+      try await session.saveAtEnd()
     }
+    try await session.finish()
+  }
+
+  /// The text of the script at `path`, or why it cannot be read.
+  static func read(script path: String) -> SessionFact.Value {
+    do {
+      return .text(try String(contentsOfFile: path, encoding: .utf8))
+    } catch {
+      return .failure("cannot read the script \(path): \(error.localizedDescription)")
+    }
+  }
+
+  private func runScript(_ text: String, path: String, session: Session) async throws {
     let commands: [GameCommand]
     do {
       commands = try GameCommand.parseScript(text)
@@ -151,7 +177,7 @@ struct Play: AsyncParsableCommand {
 
   /// The interactive loop: reads `nextLine` until it returns `nil` (end of input) or `quit`;
   /// a bad line is reported on standard error and the loop goes on.
-  func runInteractive(session: Session, nextLine: () -> String?) async throws {
+  func runInteractive(session: Session, nextLine: () async throws -> String?) async throws {
     try await session.loadIfPresent()
     if !options.json {
       print("Cascade RPG (\(options.architecture)). Type 'help' for the commands.")
@@ -162,7 +188,7 @@ struct Play: AsyncParsableCommand {
         print("> ", terminator: "")
         fflush(nil)
       }
-      guard let line = nextLine() else {
+      guard let line = try await nextLine() else {
         if !options.json { print() }
         break
       }
@@ -173,6 +199,104 @@ struct Play: AsyncParsableCommand {
         printError(error.description)
       }
     }
+  }
+}
+
+/// `--record FILE` and `--replay FILE`: a session recorded to a file, or played again from one.
+struct RecordingOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Record this session to FILE (created or replaced) while it plays as usual.",
+      valueName: "FILE"
+    )
+  )
+  var record: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Play the session recorded in FILE again instead of reading commands: the same output, "
+        + "without reading or writing the save file.",
+      valueName: "FILE"
+    )
+  )
+  var replay: String?
+
+  /// The exit status when records of the session could not be written (`EX_IOERR`).
+  static let lostRecords: Int32 = 74
+  /// The exit status when the recording file cannot be created (`EX_CANTCREAT`).
+  static let cannotRecord: Int32 = 73
+
+  /// What `--help` says about recordings.
+  static let help = """
+    Recording: `--record FILE` records the session (the commands read, the game's inputs) to \
+    FILE, a JSON Lines file, while it plays as usual. `--replay FILE` plays it again: the \
+    commands, the game's states and the outcome of every save and load come from FILE, so it \
+    needs no script or terminal input and neither reads nor writes the save file, and it prints \
+    what the recorded session printed. Replay with the command and options that recorded it \
+    (the same --architecture, --json and --save): a recording made on one architecture is \
+    replayed on that architecture only.
+    Exit status: 0 on success; 1 when the game refuses (as without a recording); 64 for a bad \
+    command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
+    corrupt line, named), of a newer format version, of another app, architecture or command, \
+    or does not match this run; 66 when FILE does not exist; 73 when the recording cannot be \
+    created; 74 when records could not be written.
+    """
+
+  func validate() throws {
+    if record != nil, replay != nil {
+      throw ValidationError("--record and --replay exclude each other")
+    }
+    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
+    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
+  }
+
+  /// The session of `command`: replayed from `--replay`, or live and recorded to `--record`.
+  ///
+  /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed (65, 66) or
+  ///   created (73).
+  func session(
+    options: GameOptions,
+    log: @escaping @Sendable (String) -> Void,
+    command: String
+  ) throws -> AppSession<GameIntent, GameState> {
+    if let replay {
+      do {
+        return try replayGameSession(
+          options.architecture,
+          saveFile: options.saveURL,
+          log: log,
+          contentsOf: URL(fileURLWithPath: replay),
+          command: command
+        )
+      } catch {
+        printError(error.description)
+        throw ExitCode(error.exitCode)
+      }
+    }
+    let session = makeGameSession(
+      options.architecture,
+      saveFile: options.saveURL,
+      log: log,
+      command: command,
+      recordingTo: record.map { URL(fileURLWithPath: $0) }
+    )
+    if let problem = session.recordingProblem {
+      printError("cannot record the session: \(problem)")
+      throw ExitCode(Self.cannotRecord)
+    }
+    return session
+  }
+}
+
+/// Runs `body`; a recording that does not match the run is reported on standard error, and ends
+/// the command with its exit status.
+@discardableResult
+func reportingReplayErrors<T>(_ body: () async throws -> T) async throws -> T {
+  do {
+    return try await body()
+  } catch let error as SessionReplayError {
+    printError(error.description)
+    throw ExitCode(error.exitCode)
   }
 }
 

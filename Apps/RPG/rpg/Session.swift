@@ -7,23 +7,46 @@ import RPGCore
 /// A game service and what the command line shows of it.
 final class Session {
   let options: GameOptions
-  let game: any AppService<GameIntent, GameState>
+  /// The session with the game: live, recorded or replayed.
+  let app: AppSession<GameIntent, GameState>
+  /// The game.
+  var game: any AppService<GameIntent, GameState> { app.service }
   /// The messages of the changes since the last turn was printed.
   private let messages = LockedValue<[String]>([])
   private let subscription: any Disposable
 
-  init(options: GameOptions) {
+  /// A live session that records nothing.
+  convenience init(options: GameOptions) {
+    self.init(options: options) { log in
+      makeGameSession(
+        options.architecture,
+        saveFile: options.saveURL,
+        log: log,
+        command: "play"
+      )
+    }
+  }
+
+  /// A session of `command`: live, recorded with `--record`, or replayed with `--replay`.
+  ///
+  /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed or created.
+  convenience init(options: GameOptions, recording: RecordingOptions, command: String) throws {
+    try self.init(options: options) { log in
+      try recording.session(options: options, log: log, command: command)
+    }
+  }
+
+  private init(
+    options: GameOptions,
+    session: (@escaping @Sendable (String) -> Void) throws -> AppSession<GameIntent, GameState>
+  ) rethrows {
     self.options = options
     let json = options.json
     let messages = messages
     // The store's seed middleware ("Leveled Up!") speaks in order with the turn's messages.
-    game = makeGame(
-      options.architecture,
-      saveFile: options.saveURL,
-      log: { line in if !json { messages.withLock { $0.append(line) } } }
-    )
+    app = try session { line in if !json { messages.withLock { $0.append(line) } } }
     let seen = LockedValue(0)
-    subscription = game.states.subscribe(onNext: { state in
+    subscription = app.service.states.subscribe(onNext: { state in
       let isNew = seen.withLock { count in
         defer { count = max(count, state.changes) }
         return state.changes > count
@@ -44,8 +67,7 @@ final class Session {
   @discardableResult
   func perform(_ intent: GameIntent) async throws -> GameState {
     let before = game.currentState.changes
-    game.send(intent)
-    return try await game.waitForState { $0.changes > before && !$0.isBusy }
+    return try await app.perform(intent) { $0.changes > before && !$0.isBusy }
   }
 
   /// Loads the save file; a missing, corrupt or newer save is a failure.
@@ -59,7 +81,8 @@ final class Session {
 
   /// Loads the save file if there is one; a corrupt or newer one is a failure.
   func loadIfPresent() async throws {
-    guard GameFile(url: options.saveURL).exists else {
+    let saveURL = options.saveURL
+    guard try await app.flag("saveExists", live: { GameFile(url: saveURL).exists }) else {
       if !options.json {
         print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
       }
@@ -92,6 +115,19 @@ final class Session {
     guard game.currentState.hasUnsavedChanges else { return }
     try await saveOrFail(overwrite: false)
     if !options.json { print("Saved to \(options.saveURL.path).") }
+  }
+
+  /// Ends the session: a replay replays what the recording holds after the last turn and checks
+  /// that it holds nothing more; a recording checks that every record was written.
+  ///
+  /// - Throws: `ExitCode` 65 after printing why, when the replay does not match the recording; 74
+  ///   when records were lost.
+  func finish() async throws {
+    try await reportingReplayErrors { try await app.finish() }
+    if let problem = app.recordingProblem {
+      printError("the recording is incomplete: \(problem)")
+      throw ExitCode(RecordingOptions.lostRecords)
+    }
   }
 
   enum Outcome: Equatable {
