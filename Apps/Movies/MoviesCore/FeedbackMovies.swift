@@ -1,5 +1,6 @@
 public import AppSupport
 public import CascadeFeedback
+public import CascadeStore
 public import CascadeStreams
 
 /// The movie list on a `FeedbackLoop`, as ReactiveFeedback's README writes it: a reducer, a
@@ -19,12 +20,18 @@ public final class FeedbackMovies: AppService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: Where states are delivered. Default: at once, on the producing thread.
-  public init(source: any MoviePageSource, scheduler: any Scheduler = ImmediateScheduler.instance) {
+  ///   - middlewares: Middlewares that see every event (a session recorder).
+  public init(
+    source: any MoviePageSource,
+    scheduler: any Scheduler = ImmediateScheduler.instance,
+    middlewares: [any Middleware<MoviesEvent, MoviesState>] = []
+  ) {
     loop = FeedbackLoop(
       initial: MoviesState(),
       reduceInPlace: MoviesEvent.reduce,
       feedbacks: [Self.pagingFeedback(source), Self.retryPagingFeedback(source)],
-      scheduler: scheduler
+      scheduler: scheduler,
+      middlewares: middlewares
     )
   }
 

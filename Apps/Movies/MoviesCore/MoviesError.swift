@@ -1,5 +1,5 @@
 /// Why a page could not be loaded: the typed failures the paging state shows.
-public enum MoviesError: Error, Sendable, Equatable, Hashable, CustomStringConvertible {
+public enum MoviesError: Error, Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
   /// The request never got an HTTP answer: the server is unreachable, the connection broke.
   case transport(String)
   /// The server answered with a status other than 2xx.

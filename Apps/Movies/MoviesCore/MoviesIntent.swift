@@ -1,5 +1,5 @@
 /// What the user of the movie list may ask for.
-public enum MoviesIntent: Sendable, Equatable, CaseIterable {
+public enum MoviesIntent: Sendable, Equatable, CaseIterable, Codable {
   /// Loads the next page (the list scrolled near its end). Ignored while a page loads and
   /// after the last page.
   case loadNextPage

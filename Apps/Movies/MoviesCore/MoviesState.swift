@@ -122,9 +122,9 @@ public struct MoviesState: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A request for one page, identified so that a late answer to a cancelled one is ignored.
-public struct PageRequest: Sendable, Equatable, Hashable {
+public struct PageRequest: Sendable, Equatable, Hashable, Codable {
   /// Why a page is requested.
-  public enum Kind: Sendable, Equatable, Hashable {
+  public enum Kind: Sendable, Equatable, Hashable, Codable {
     /// The next page.
     case next
     /// Page 1, starting over.
@@ -163,7 +163,7 @@ public struct PageFailure: Sendable, Equatable, Hashable {
 }
 
 /// What the Feedback and Store services reduce: an intent, or the outcome of a request.
-public enum MoviesEvent: Sendable, Equatable {
+public enum MoviesEvent: Sendable, Equatable, Codable {
   /// The user asked for something.
   case intent(MoviesIntent)
   /// A page answered a request.

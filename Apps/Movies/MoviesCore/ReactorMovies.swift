@@ -1,5 +1,6 @@
 public import AppSupport
 public import CascadeReactor
+public import CascadeStore
 public import CascadeStreams
 
 /// The movie list on a `Reactor`, as ReactorKit's paging examples write it: `mutate` reads the
@@ -15,8 +16,13 @@ public final class ReactorMovies: AppService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: Where states are delivered. Default: at once, on the producing thread.
-  public init(source: any MoviePageSource, scheduler: any Scheduler = ImmediateScheduler.instance) {
-    reactor = MoviesReactor(source: source, scheduler: scheduler)
+  ///   - middlewares: Middlewares that see every action and mutation (a session recorder).
+  public init(
+    source: any MoviePageSource,
+    scheduler: any Scheduler = ImmediateScheduler.instance,
+    middlewares: [any Middleware<MoviesIntent, MoviesState>] = []
+  ) {
+    reactor = MoviesReactor(source: source, scheduler: scheduler, middlewares: middlewares)
   }
 
   /// ``Architecture/reactor``.
@@ -40,7 +46,7 @@ public final class MoviesReactor: Reactor {
   public typealias Action = MoviesIntent
 
   /// What changes the state.
-  public enum Mutation: Sendable, Equatable {
+  public enum Mutation: Sendable, Equatable, Codable {
     /// A request starts.
     case begin(PageRequest)
     /// A page answered a request.
@@ -58,12 +64,24 @@ public final class MoviesReactor: Reactor {
   public let runtime = ReactorRuntime<Action, Mutation, MoviesState>()
   /// Where states are delivered.
   public let scheduler: any Scheduler
+  /// The middlewares: none, or a session recorder.
+  public let middlewares: [any Middleware<MoviesIntent, MoviesState>]
   private let source: any MoviePageSource
 
   /// Creates the reactor.
-  public init(source: any MoviePageSource, scheduler: any Scheduler) {
+  ///
+  /// - Parameters:
+  ///   - source: Where pages come from.
+  ///   - scheduler: Where states are delivered.
+  ///   - middlewares: Middlewares that see every action and mutation.
+  public init(
+    source: any MoviePageSource,
+    scheduler: any Scheduler,
+    middlewares: [any Middleware<MoviesIntent, MoviesState>] = []
+  ) {
     self.source = source
     self.scheduler = scheduler
+    self.middlewares = middlewares
   }
 
   /// Starts the request the intent asks for, if any, cancelling the one in flight.

@@ -22,13 +22,16 @@ public final class StoreMovies: AppService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: The store's clock.
+  ///   - middlewares: Middlewares that see every event (a session recorder).
   public init(
     source: any MoviePageSource,
-    scheduler: any Scheduler = ConcurrentDispatchQueueScheduler()
+    scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
+    middlewares: [any Middleware<MoviesEvent, MoviesState>] = []
   ) {
     self.source = source
     store = Store(
       initialState: MoviesState(),
+      middlewares: middlewares,
       scheduler: scheduler,
       reducer: MoviesEvent.reduce
     )

@@ -1,0 +1,116 @@
+public import AppSupport
+import CascadeStreams
+public import Foundation
+
+/// A front's session with the movie list on `architecture`: live, and recorded to `recording` if
+/// given.
+///
+/// ```swift
+/// let session = makeMoviesSession(.store, client: client, command: "list", recordingTo: url)
+/// let state = try await session.perform(.loadNextPage) { !$0.isLoading }
+/// ```
+///
+/// - Parameters:
+///   - architecture: The architecture to build the service on.
+///   - client: Where pages come from (the HTTP client).
+///   - command: The front's command, recorded in the session's header.
+///   - recording: The file to record the session to (created or replaced), or `nil`.
+/// - Returns: The session; its list is empty.
+public func makeMoviesSession(
+  _ architecture: Architecture,
+  client: any MoviePageSource,
+  command: String,
+  recordingTo recording: URL? = nil
+) -> AppSession<MoviesIntent, MoviesState> {
+  guard let recording else { return .live(makeMovies(architecture, client: client)) }
+  switch architecture {
+  case .store:
+    let recorder = SessionRecorder<StoreMoviesSession>(file: recording)
+    let movies = StoreMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
+    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
+  case .reactor:
+    let recorder = SessionRecorder<ReactorMoviesSession>(file: recording)
+    let movies = ReactorMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
+    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
+  case .feedback:
+    let recorder = SessionRecorder<FeedbackMoviesSession>(file: recording)
+    let movies = FeedbackMovies(
+      source: client,
+      middlewares: [recorder.inputs(of: MoviesState.self)]
+    )
+    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
+  }
+}
+
+/// A session that replays the recording at `url` into a fresh movie list on `architecture`: the
+/// recorded states, and no request (the service has no client: the recorded pages and failures
+/// are replayed).
+///
+/// ```swift
+/// let session = try replayMoviesSession(.store, contentsOf: url, command: "list")
+/// await session.replayRecording()  // or drive it turn by turn, as the front did
+/// ```
+///
+/// - Parameters:
+///   - architecture: The architecture the recording was made on.
+///   - url: The recording.
+///   - command: The front's command: the recorded one.
+/// - Returns: The session, which has replayed nothing yet.
+/// - Throws: ``SessionReplayError`` when the recording is missing, unreadable, damaged, or of
+///   another app, architecture or command.
+public func replayMoviesSession(
+  _ architecture: Architecture,
+  contentsOf url: URL,
+  command: String
+) throws(SessionReplayError) -> AppSession<MoviesIntent, MoviesState> {
+  let offline = NoPageSource()
+  switch architecture {
+  case .store:
+    let recording = try SessionRecording<StoreMoviesSession>(contentsOf: url, command: command)
+    let movies = StoreMovies(source: offline)
+    return try .replaying(movies, recording: recording, replayer: .store(movies.store))
+  case .reactor:
+    let recording = try SessionRecording<ReactorMoviesSession>(contentsOf: url, command: command)
+    let movies = ReactorMovies(source: offline)
+    return try .replaying(movies, recording: recording, replayer: .reactor(movies.reactor))
+  case .feedback:
+    let recording = try SessionRecording<FeedbackMoviesSession>(contentsOf: url, command: command)
+    let movies = FeedbackMovies(source: offline)
+    return try .replaying(movies, recording: recording, replayer: .loop(movies.loop))
+  }
+}
+
+/// The page source of a replayed service: a replay runs no effect, so it is never asked; if it
+/// were, every page would fail, and the replay would not print what the live run printed.
+struct NoPageSource: MoviePageSource {
+  func page(_ number: Int) -> Observable<MoviePage, MoviesError> {
+    .error(.transport("a replay makes no request"))
+  }
+}
+
+/// The movie list on the store: its events.
+enum StoreMoviesSession: SessionSchema {
+  typealias Intent = MoviesIntent
+  typealias Input = MoviesEvent
+  typealias Start = SessionNoStart
+  static var app: String { "movies" }
+  static var architecture: Architecture { .store }
+}
+
+/// The movie list on the reactor: its actions, with their mutations.
+enum ReactorMoviesSession: SessionSchema {
+  typealias Intent = MoviesIntent
+  typealias Input = MoviesIntent
+  typealias Start = SessionNoStart
+  static var app: String { "movies" }
+  static var architecture: Architecture { .reactor }
+}
+
+/// The movie list on the feedback loop: its events.
+enum FeedbackMoviesSession: SessionSchema {
+  typealias Intent = MoviesIntent
+  typealias Input = MoviesEvent
+  typealias Start = SessionNoStart
+  static var app: String { "movies" }
+  static var architecture: Architecture { .feedback }
+}
