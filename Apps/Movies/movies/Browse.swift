@@ -7,23 +7,39 @@ import MoviesServer
 /// `movies browse`: pages through the catalog interactively.
 struct Browse: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Pages through the catalog interactively: next, refresh, retry, quit."
+    abstract: "Pages through the catalog interactively: next, refresh, retry, quit.",
+    discussion: RecordingOptions.help
   )
 
   @OptionGroup var source: SourceOptions
 
+  @OptionGroup var recording: RecordingOptions
+
   func run() async throws {
-    let (pageSource, client, server) = try await source.connect()
-    let movies = makeMovies(source.architecture, client: pageSource)
-    print("Browsing \(client.baseURL.absoluteString) on the \(movies.architecture) architecture.")
+    let connection = try await Connection.open(source, recording: recording, command: "browse")
+    let session = connection.session
+    print("Browsing \(connection.url) on the \(session.service.architecture) architecture.")
     print("Commands: n(ext) or Enter, r(efresh), t (retry), q(uit).")
     do {
-      try await Self.browse(movies, patience: source.patience) { readLine() }
+      try await reportingReplayErrors {
+        try await Self.browse(session, patience: source.patience) {
+          try await session.line { readLine() }
+        }
+      }
     } catch {
-      if let server { await server.stop() }
+      if let server = connection.server { await server.stop() }
       throw error
     }
-    if let server { await server.stop() }
+    try await connection.finish()
+  }
+
+  /// Browses `movies` live, in a session that records nothing, with the keys `nextLine` gives.
+  static func browse(
+    _ movies: any AppService<MoviesIntent, MoviesState>,
+    patience wait: Duration,
+    nextLine: () async throws -> String?
+  ) async throws {
+    try await browse(AppSession.live(movies), patience: wait, nextLine: nextLine)
   }
 
   /// Loads the first page, then runs the keys `nextLine` gives until it returns `nil` (end of
@@ -31,14 +47,13 @@ struct Browse: AsyncParsableCommand {
   ///
   /// - Throws: ``AppServiceTimeout`` when a page takes longer than `patience`.
   static func browse(
-    _ movies: any AppService<MoviesIntent, MoviesState>,
+    _ session: AppSession<MoviesIntent, MoviesState>,
     patience wait: Duration,
-    nextLine: () -> String?
+    nextLine: () async throws -> String?
   ) async throws {
-    movies.send(.loadNextPage)
-    render(try await movies.waitForState(timeout: wait) { !$0.isLoading })
-    while let line = nextLine() {
-      let state = movies.currentState
+    render(try await session.perform(.loadNextPage, timeout: wait) { !$0.isLoading })
+    while let line = try await nextLine() {
+      let state = session.service.currentState
       let key: BrowseKey
       do {
         key = try BrowseKey.parse(line)
@@ -46,25 +61,26 @@ struct Browse: AsyncParsableCommand {
         printError("movies: \(error)")
         continue
       }
+      let intent: MoviesIntent
       switch key {
       case .next:
         guard !state.isAtEnd else {
           print("That was the last page. r(efresh) to start over, q(uit) to leave.")
           continue
         }
-        movies.send(.loadNextPage)
+        intent = .loadNextPage
       case .refresh:
-        movies.send(.refresh)
+        intent = .refresh
       case .retry:
         guard state.phase == .error else {
           print("Nothing to retry.")
           continue
         }
-        movies.send(.retry)
+        intent = .retry
       case .quit:
         return
       }
-      render(try await movies.waitForState(timeout: wait) { !$0.isLoading })
+      render(try await session.perform(intent, timeout: wait) { !$0.isLoading })
     }
   }
 

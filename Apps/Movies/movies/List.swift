@@ -13,7 +13,8 @@ import Darwin
 /// `movies list`: prints the films of the first pages, or of all of them.
 struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Prints the films of the first pages (--pages N) or of every page (--all)."
+    abstract: "Prints the films of the first pages (--pages N) or of every page (--all).",
+    discussion: RecordingOptions.help
   )
 
   @Option(help: "How many pages to load.")
@@ -27,6 +28,8 @@ struct List: AsyncParsableCommand {
 
   @OptionGroup var source: SourceOptions
 
+  @OptionGroup var recording: RecordingOptions
+
   func validate() throws {
     switch (pages, all) {
     case (nil, false): throw ValidationError("say how many pages: --pages N or --all")
@@ -38,31 +41,32 @@ struct List: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let (pageSource, client, server) = try await source.connect()
-    let movies = makeMovies(source.architecture, client: pageSource)
+    let connection = try await Connection.open(source, recording: recording, command: "list")
+    let session = connection.session
     let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
-    var state = movies.currentState
+    var state = session.service.currentState
     do {
-      while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
-        movies.send(.loadNextPage)
-        state = try await movies.waitForState(timeout: source.patience) {
-          !$0.isLoading
+      try await reportingReplayErrors {
+        while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
+          state = try await session.perform(.loadNextPage, timeout: source.patience) {
+            !$0.isLoading
+          }
+          if let failure = state.failure {
+            throw PageLoadError(failure: failure, url: connection.url)
+          }
+          progress?.show(
+            page: state.batch.page,
+            of: pages.map { min($0, state.batch.totalPages) } ?? state.batch.totalPages
+          )
         }
-        if let failure = state.failure {
-          throw PageLoadError(failure: failure, url: client.baseURL.absoluteString)
-        }
-        progress?.show(
-          page: state.batch.page,
-          of: pages.map { min($0, state.batch.totalPages) } ?? state.batch.totalPages
-        )
       }
     } catch {
       progress?.clear()
-      if let server { await server.stop() }
+      if let server = connection.server { await server.stop() }
       throw error
     }
     progress?.clear()
-    if let server { await server.stop() }
+    try await connection.finish()
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

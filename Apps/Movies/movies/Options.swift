@@ -85,6 +85,146 @@ struct SourceOptions: ParsableArguments {
   }
 }
 
+/// `--record FILE` and `--replay FILE`: a session recorded to a file, or run again from one.
+struct RecordingOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Record this session to FILE (created or replaced) while it runs as usual.",
+      valueName: "FILE"
+    )
+  )
+  var record: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Run the session recorded in FILE again instead of asking a server: the same output, "
+        + "without any request.",
+      valueName: "FILE"
+    )
+  )
+  var replay: String?
+
+  /// The exit status when records of the session could not be written (`EX_IOERR`).
+  static let lostRecords: Int32 = 74
+  /// The exit status when the recording file cannot be created (`EX_CANTCREAT`).
+  static let cannotRecord: Int32 = 73
+
+  /// What `--help` says about recordings.
+  static let help = """
+    Recording: `--record FILE` records the session (the keys typed, the server's address, the \
+    paging service's inputs with every page and failure) to FILE, a JSON Lines file, while it \
+    runs as usual. `--replay FILE` runs it again from FILE: it starts no server, makes no HTTP \
+    request and reads no keys, and prints what the recorded session printed. Replay with the \
+    command and options that recorded it (the same --architecture, and --pages, --all or \
+    --json for list; the server options are not used): a recording made on one architecture is \
+    replayed on that architecture only.
+    Exit status: 0 on success; 1 when a page fails (as without a recording); 64 for a bad \
+    command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
+    corrupt line, named), of a newer format version, of another app, architecture or command, \
+    or does not match this run; 66 when FILE does not exist; 73 when the recording cannot be \
+    created; 74 when records could not be written.
+    """
+
+  func validate() throws {
+    if record != nil, replay != nil {
+      throw ValidationError("--record and --replay exclude each other")
+    }
+    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
+    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
+  }
+}
+
+/// A paging session: the service's session, the address of its server, and the embedded server
+/// to stop at the end, if one was started.
+struct Connection {
+  var session: AppSession<MoviesIntent, MoviesState>
+  var url: String
+  var server: MovieCatalogServer?
+
+  /// The session of `command`: replayed from `--replay` (no server, no request), or live on the
+  /// page source of `source` and recorded to `--record`.
+  ///
+  /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed (65, 66) or
+  ///   created (73); what ``SourceOptions/connect()`` throws.
+  static func open(
+    _ source: SourceOptions,
+    recording: RecordingOptions,
+    command: String
+  ) async throws -> Connection {
+    if let replay = recording.replay {
+      let session: AppSession<MoviesIntent, MoviesState>
+      do {
+        session = try replayMoviesSession(
+          source.architecture,
+          contentsOf: URL(fileURLWithPath: replay),
+          command: command
+        )
+      } catch {
+        printError("movies: \(error)")
+        throw ExitCode(error.exitCode)
+      }
+      return Connection(
+        session: session,
+        url: try await address(of: session, live: ""),
+        server: nil
+      )
+    }
+    let (pageSource, client, server) = try await source.connect()
+    let session = makeMoviesSession(
+      source.architecture,
+      client: pageSource,
+      command: command,
+      recordingTo: recording.record.map { URL(fileURLWithPath: $0) }
+    )
+    if let problem = session.recordingProblem {
+      if let server { await server.stop() }
+      printError("movies: cannot record the session: \(problem)")
+      throw ExitCode(RecordingOptions.cannotRecord)
+    }
+    let url = try await address(of: session, live: client.baseURL.absoluteString)
+    return Connection(session: session, url: url, server: server)
+  }
+
+  /// The server's address: `live`, or the recorded one in a replay.
+  private static func address(
+    of session: AppSession<MoviesIntent, MoviesState>,
+    live: String
+  ) async throws -> String {
+    try await reportingReplayErrors {
+      let value = try await session.fact("url") { .text(live) }
+      guard case .text(let url) = value else { throw session.unexpected(value, for: "url") }
+      return url
+    }
+  }
+
+  /// Stops the embedded server, then ends the session: a replay replays what the recording holds
+  /// after the last page and checks that it holds nothing more; a recording checks that every
+  /// record was written.
+  ///
+  /// - Throws: `ExitCode` 65 after printing why, when the replay does not match the recording; 74
+  ///   when records were lost.
+  func finish() async throws {
+    if let server { await server.stop() }
+    try await reportingReplayErrors { try await session.finish() }
+    if let problem = session.recordingProblem {
+      printError("movies: the recording is incomplete: \(problem)")
+      throw ExitCode(RecordingOptions.lostRecords)
+    }
+  }
+}
+
+/// Runs `body`; a recording that does not match the run is reported on standard error, and ends
+/// the command with its exit status.
+@discardableResult
+func reportingReplayErrors<T>(_ body: () async throws -> T) async throws -> T {
+  do {
+    return try await body()
+  } catch let error as SessionReplayError {
+    printError("movies: \(error)")
+    throw ExitCode(error.exitCode)
+  }
+}
+
 /// The catalog and faults of a server.
 struct ServerOptions: ParsableArguments {
   @Option(help: "A catalog file of your own: a JSON array of films, or CSV.")
