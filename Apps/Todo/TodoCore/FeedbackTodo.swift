@@ -1,5 +1,6 @@
 public import AppSupport
 import CascadeFeedback
+import CascadeStore
 public import CascadeStreams
 
 /// The task list on a `FeedbackLoop`: the shared reducer, and a feedback that writes the oldest
@@ -10,19 +11,30 @@ public final class FeedbackTodo: AppService {
   /// The service's state.
   public typealias State = TodoState
 
-  private let loop: FeedbackLoop<TodoState, TodoEvent>
+  let loop: FeedbackLoop<TodoState, TodoEvent>
 
   /// Creates the service on `database`, with the state it holds now.
-  public init(database: TodoDatabase) {
+  public convenience init(database: TodoDatabase) {
+    self.init(writes: database, initialState: TodoState(loadingFrom: database))
+  }
+
+  /// Creates the service writing to `writes`, starting from `initialState`, with `middlewares`
+  /// on its loop (a session recorder).
+  init(
+    writes: any TodoWrites,
+    initialState: TodoState,
+    middlewares: [any Middleware<TodoEvent, TodoState>] = []
+  ) {
     loop = FeedbackLoop(
-      initial: TodoState(loadingFrom: database),
+      initial: initialState,
       reduceInPlace: { state, event in state.reduce(event) },
       feedbacks: [
         Feedback(skippingRepeated: { $0.pendingWrites.first }) { write, send in
-          send(.written(await database.perform(write)))
+          send(.written(await writes.performing(write)))
         }
       ],
-      scheduler: ImmediateScheduler.instance
+      scheduler: ImmediateScheduler.instance,
+      middlewares: middlewares
     )
   }
 

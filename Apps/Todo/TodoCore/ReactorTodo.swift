@@ -1,5 +1,6 @@
 public import AppSupport
 import CascadeReactor
+import CascadeStore
 public import CascadeStreams
 
 /// The task list on a `Reactor`: each intent is a synchronous mutation, and its write an
@@ -10,11 +11,21 @@ public final class ReactorTodo: AppService {
   /// The service's state.
   public typealias State = TodoState
 
-  private let reactor: TodoReactor
+  let reactor: TodoReactor
 
   /// Creates the service on `database`, with the state it holds now.
-  public init(database: TodoDatabase) {
-    reactor = TodoReactor(database: database)
+  public convenience init(database: TodoDatabase) {
+    self.init(writes: database, initialState: TodoState(loadingFrom: database))
+  }
+
+  /// Creates the service writing to `writes`, starting from `initialState`, with `middlewares`
+  /// on its reactor (a session recorder).
+  init(
+    writes: any TodoWrites,
+    initialState: TodoState,
+    middlewares: [any Middleware<TodoIntent, TodoState>] = []
+  ) {
+    reactor = TodoReactor(writes: writes, initialState: initialState, middlewares: middlewares)
   }
 
   /// ``Architecture/reactor``.
@@ -40,11 +51,17 @@ final class TodoReactor: Reactor {
 
   let initialState: TodoState
   let runtime = ReactorRuntime<TodoIntent, TodoEvent, TodoState>()
-  private let database: TodoDatabase
+  let middlewares: [any Middleware<TodoIntent, TodoState>]
+  private let writes: any TodoWrites
 
-  init(database: TodoDatabase) {
-    self.database = database
-    initialState = TodoState(loadingFrom: database)
+  init(
+    writes: any TodoWrites,
+    initialState: TodoState,
+    middlewares: [any Middleware<TodoIntent, TodoState>]
+  ) {
+    self.writes = writes
+    self.initialState = initialState
+    self.middlewares = middlewares
   }
 
   /// States are delivered on the thread that produced them, as every service does.
@@ -54,9 +71,9 @@ final class TodoReactor: Reactor {
     let event = TodoEvent.intent(action)
     guard let write = currentState.write(issuedBy: event) else { return .just(event) }
     // The stream is subscribed while the action is processed, so writes are enqueued in order.
-    let database = database
+    let writes = writes
     let written = Observable<TodoEvent, Never>.create { observer in
-      database.enqueue(write) { result in
+      writes.enqueue(write) { result in
         observer.onNext(.written(result))
         observer.onCompleted()
       }

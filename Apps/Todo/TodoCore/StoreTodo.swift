@@ -14,14 +14,24 @@ public final class StoreTodo: AppService {
   /// The service's state.
   public typealias State = TodoState
 
-  private let store: Store<TodoState, TodoEvent>
-  private let database: TodoDatabase
+  let store: Store<TodoState, TodoEvent>
+  private let writes: any TodoWrites
   private let started = LockedValue(0)
 
   /// Creates the service on `database`, with the state it holds now.
-  public init(database: TodoDatabase) {
-    self.database = database
-    store = Store(initialState: TodoState(loadingFrom: database)) { state, event in
+  public convenience init(database: TodoDatabase) {
+    self.init(writes: database, initialState: TodoState(loadingFrom: database))
+  }
+
+  /// Creates the service writing to `writes`, starting from `initialState`, with `middlewares`
+  /// on its store (a session recorder).
+  init(
+    writes: any TodoWrites,
+    initialState: TodoState,
+    middlewares: [any Middleware<TodoEvent, TodoState>] = []
+  ) {
+    self.writes = writes
+    store = Store(initialState: initialState, middlewares: middlewares) { state, event in
       state.reduce(event)
     }
   }
@@ -38,13 +48,13 @@ public final class StoreTodo: AppService {
   /// Sends an intent; its write, if any, starts through a command.
   public func send(_ intent: TodoIntent) {
     store.send(.intent(intent))
-    store.fire(command: StartWrites(database: database, started: started))
+    store.fire(command: StartWrites(storage: writes, started: started))
   }
 }
 
 /// Enqueues the writes the state has issued since the last time, in order.
 struct StartWrites: Command {
-  let database: TodoDatabase
+  let storage: any TodoWrites
   /// The id of the last write enqueued.
   let started: LockedValue<Int>
 
@@ -54,7 +64,7 @@ struct StartWrites: Command {
       return state.pendingWrites.filter { $0.id > started }
     }
     for write in writes {
-      database.enqueue(write) { result in core.send(.written(result)) }
+      storage.enqueue(write) { result in core.send(.written(result)) }
     }
   }
 }

@@ -1,5 +1,5 @@
 /// Why an intent or a write failed, as the state reports it.
-public enum TodoError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TodoError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
   /// A task title was empty (or only white space).
   case emptyTitle
   /// No task has this id.

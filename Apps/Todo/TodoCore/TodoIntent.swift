@@ -3,7 +3,7 @@
 /// Intents that change tasks are checked against the state first (an unknown id or an empty
 /// title is reported in ``TodoState/lastError`` and changes nothing), then applied to the state
 /// and written to the database by an asynchronous effect.
-public enum TodoIntent: Sendable, Hashable {
+public enum TodoIntent: Sendable, Hashable, Codable {
   /// Adds a task at the end of the list.
   case add(title: String)
   /// Changes a task's title.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The same operation is applied twice: to the state at once (optimistically), and to the
 /// database, against what it holds then (which another process may have changed).
-public enum TodoOperation: Sendable, Hashable {
+public enum TodoOperation: Sendable, Hashable, Codable {
   /// Appends a task.
   case add(title: String)
   /// Changes a task's title.

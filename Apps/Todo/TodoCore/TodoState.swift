@@ -7,7 +7,7 @@ import Foundation
 /// (``pendingWrites``), the state shows their changes already; when the last one has finished,
 /// the state adopts what the database holds, so a failed write (reported in ``lastError``) or
 /// another process's change is reconciled.
-public struct TodoState: Sendable, Equatable {
+public struct TodoState: Sendable, Equatable, Codable {
   /// The tasks, in list order.
   public internal(set) var tasks: [TodoTask]
   /// Which tasks ``visibleTasks`` shows.
@@ -65,7 +65,7 @@ public struct TodoState: Sendable, Equatable {
 }
 
 /// Every input of the shared reducer: an intent, or a finished write.
-enum TodoEvent: Sendable {
+enum TodoEvent: Sendable, Codable {
   case intent(TodoIntent)
   case written(TodoWriteResult)
 }

@@ -1,5 +1,5 @@
 /// A write in flight: an operation and its place in the service's order of writes.
-public struct TodoWrite: Sendable, Hashable {
+public struct TodoWrite: Sendable, Hashable, Codable {
   /// The write's number, from 1, in the order the service issued them.
   public var id: Int
   /// What it does.
@@ -13,7 +13,7 @@ public struct TodoWrite: Sendable, Hashable {
 }
 
 /// What the database holds: the tasks, the next id and the undo history's state.
-public struct TodoSnapshot: Sendable, Hashable {
+public struct TodoSnapshot: Sendable, Hashable, Codable {
   /// The tasks, in list order.
   public var tasks: [TodoTask]
   /// The id the next new task gets.
@@ -33,7 +33,7 @@ public struct TodoSnapshot: Sendable, Hashable {
 }
 
 /// How a write ended: its error, if any, and what the database held afterwards.
-public struct TodoWriteResult: Sendable, Hashable {
+public struct TodoWriteResult: Sendable, Hashable, Codable {
   /// The write.
   public var writeID: Int
   /// Why it failed; `nil` when it succeeded.

@@ -1,0 +1,137 @@
+public import AppSupport
+public import Foundation
+
+/// A front's session with the task list on `architecture`, over `database`: live, and recorded
+/// to `recording` if given.
+///
+/// A recording starts with the state the service read from the database, so that a replay
+/// starts from it without opening any database.
+///
+/// ```swift
+/// let session = makeTodoSession(.store, database: database, command: "add", recordingTo: url)
+/// let state = try await session.perform(.add(title: "Buy milk"))
+/// ```
+///
+/// - Parameters:
+///   - architecture: The architecture to build the service on.
+///   - database: The database.
+///   - command: The front's command, recorded in the session's header.
+///   - recording: The file to record the session to (created or replaced), or `nil`.
+/// - Returns: The session; its service shows what the database holds now.
+public func makeTodoSession(
+  _ architecture: Architecture,
+  database: TodoDatabase,
+  command: String,
+  recordingTo recording: URL? = nil
+) -> AppSession<TodoIntent, TodoState> {
+  guard let recording else { return .live(makeTodo(architecture, database: database)) }
+  let start = TodoState(loadingFrom: database)
+  switch architecture {
+  case .store:
+    let recorder = SessionRecorder<StoreTodoSession>(file: recording)
+    let todo = StoreTodo(
+      writes: database,
+      initialState: start,
+      middlewares: [recorder.inputs(of: TodoState.self)]
+    )
+    return .recording(todo, to: recorder, command: command, start: start)
+  case .reactor:
+    let recorder = SessionRecorder<ReactorTodoSession>(file: recording)
+    let todo = ReactorTodo(
+      writes: database,
+      initialState: start,
+      middlewares: [recorder.inputs(of: TodoState.self)]
+    )
+    return .recording(todo, to: recorder, command: command, start: start)
+  case .feedback:
+    let recorder = SessionRecorder<FeedbackTodoSession>(file: recording)
+    let todo = FeedbackTodo(
+      writes: database,
+      initialState: start,
+      middlewares: [recorder.inputs(of: TodoState.self)]
+    )
+    return .recording(todo, to: recorder, command: command, start: start)
+  }
+}
+
+/// A session that replays the recording at `url` into a fresh task list on `architecture`,
+/// started from the recorded state: the recorded states, and no effect — the service has no
+/// database, and the outcome of every recorded write is replayed instead.
+///
+/// ```swift
+/// let session = try replayTodoSession(.store, contentsOf: url, command: "add")
+/// await session.replayRecording()  // or drive it turn by turn, as the front did
+/// ```
+///
+/// - Parameters:
+///   - architecture: The architecture the recording was made on.
+///   - url: The recording.
+///   - command: The front's command: the recorded one.
+/// - Returns: The session, which has replayed nothing yet.
+/// - Throws: ``SessionReplayError`` when the recording is missing, unreadable, damaged, or of
+///   another app, architecture or command.
+public func replayTodoSession(
+  _ architecture: Architecture,
+  contentsOf url: URL,
+  command: String
+) throws(SessionReplayError) -> AppSession<TodoIntent, TodoState> {
+  switch architecture {
+  case .store:
+    let recording = try SessionRecording<StoreTodoSession>(contentsOf: url, command: command)
+    let todo = StoreTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    return try .replaying(todo, recording: recording, replayer: .store(todo.store))
+  case .reactor:
+    let recording = try SessionRecording<ReactorTodoSession>(contentsOf: url, command: command)
+    let todo = ReactorTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    return try .replaying(todo, recording: recording, replayer: .reactor(todo.reactor))
+  case .feedback:
+    let recording = try SessionRecording<FeedbackTodoSession>(contentsOf: url, command: command)
+    let todo = FeedbackTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    return try .replaying(todo, recording: recording, replayer: .loop(todo.loop))
+  }
+}
+
+extension AppSession where Intent == TodoIntent, State == TodoState {
+  /// Sends `intent`, then waits until it has been handled and every write has finished, and
+  /// returns that state (see `AppService.perform(_:timeout:)`).
+  ///
+  /// - Throws: ``AppServiceTimeout`` when that does not happen within `timeout`;
+  ///   ``SessionReplayError`` when a replayed recording does not match.
+  @discardableResult
+  public func perform(
+    _ intent: TodoIntent,
+    timeout: Duration = .seconds(30)
+  ) async throws -> TodoState {
+    let handled = service.currentState.intentsHandled + 1
+    return try await perform(intent, timeout: timeout) {
+      $0.intentsHandled >= handled && $0.isIdle
+    }
+  }
+}
+
+/// The task list on the store: its events (intents and finished writes).
+enum StoreTodoSession: SessionSchema {
+  typealias Intent = TodoIntent
+  typealias Input = TodoEvent
+  typealias Start = TodoState
+  static var app: String { "todo" }
+  static var architecture: Architecture { .store }
+}
+
+/// The task list on the reactor: its actions, with their mutations.
+enum ReactorTodoSession: SessionSchema {
+  typealias Intent = TodoIntent
+  typealias Input = TodoIntent
+  typealias Start = TodoState
+  static var app: String { "todo" }
+  static var architecture: Architecture { .reactor }
+}
+
+/// The task list on the feedback loop: its events (intents and finished writes).
+enum FeedbackTodoSession: SessionSchema {
+  typealias Intent = TodoIntent
+  typealias Input = TodoEvent
+  typealias Start = TodoState
+  static var app: String { "todo" }
+  static var architecture: Architecture { .feedback }
+}
