@@ -85,7 +85,7 @@ import TodoCore
       do {
         let session = try Session(options)
         var remaining = lines[...]
-        await Interactive.loop(session: session, prompt: false) { remaining.popFirst() }
+        try await Interactive.loop(session: session, prompt: false) { remaining.popFirst() }
         #expect(remaining.isEmpty)
         let state = try await session.service.perform(.reload, timeout: .seconds(30))
         let stored = try TodoDatabase(path: path).load()

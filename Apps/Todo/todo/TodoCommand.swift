@@ -12,7 +12,8 @@ struct Todo: AsyncParsableCommand {
     discussion: """
       Without a command, todo reads commands from standard input, one per line (type help).
       Task ids are shown by `todo list`; positions count from 1.
-      """,
+
+      """ + RecordingOptions.help,
     subcommands: [
       Add.self, List.self, Done.self, Undone.self, Edit.self, Remove.self, Move.self,
       Undo.self, Redo.self, Import.self, Export.self, Interactive.self,
@@ -32,9 +33,59 @@ struct Options: ParsableArguments {
   @Option(name: .long, help: "The architecture: store, reactor or feedback.")
   var architecture: Architecture = .store
 
+  @OptionGroup var recording: RecordingOptions
+
   func validate() throws {
     // SQLite would take "" for a temporary database, gone with the process, and all with it.
     if db?.isEmpty == true { throw ValidationError("--db needs a path") }
+  }
+}
+
+/// `--record FILE` and `--replay FILE`: a session recorded to a file, or run again from one.
+struct RecordingOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "Record this session to FILE (created or replaced) while it runs as usual.",
+      valueName: "FILE"
+    )
+  )
+  var record: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Run the session recorded in FILE again: the same output, without opening the database.",
+      valueName: "FILE"
+    )
+  )
+  var replay: String?
+
+  /// The exit status when records of the session could not be written (`EX_IOERR`).
+  static let lostRecords: Int32 = 74
+  /// The exit status when the recording file cannot be created (`EX_CANTCREAT`).
+  static let cannotRecord: Int32 = 73
+
+  /// What `--help` says about recordings.
+  static let help = """
+    Recording: with `--record FILE`, any command records its session (what the database held \
+    at the start, the lines typed, the files imported, the service's inputs with the outcome of \
+    every write) to FILE, a JSON Lines file, while it runs as usual. `--replay FILE` runs it \
+    again from FILE: it needs no standard input, opens no database, and reads or writes no \
+    file (an export is not written again), and prints what the recorded session printed. \
+    Replay with the command and arguments that recorded it (the same --architecture too): a \
+    recording made on one architecture is replayed on that architecture only.
+    Exit status: 0 on success; 1 when a command is refused (as without a recording); 64 for a \
+    bad command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
+    corrupt line, named), of a newer format version, of another app, architecture or command, \
+    or does not match this run; 66 when FILE does not exist; 73 when the recording cannot be \
+    created; 74 when records could not be written.
+    """
+
+  func validate() throws {
+    if record != nil, replay != nil {
+      throw ValidationError("--record and --replay exclude each other")
+    }
+    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
+    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
   }
 }
 
@@ -48,7 +99,7 @@ struct Add: AsyncParsableCommand {
   @Argument(help: "What to do.") var title: String
 
   func run() async throws {
-    try await Session(options).run(.intent(.add(title: title)))
+    try await Session.run(options, command: "add") { try await $0.run(.intent(.add(title: title))) }
   }
 }
 
@@ -65,13 +116,14 @@ struct List: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let session = try Session(options)
-    let filter: TodoFilter = done ? .done : active ? .active : .all
-    let state = try await session.list(filter: filter, search: search ?? "")
-    if json {
-      print(String(decoding: try TodoTransfer.export(state.visibleTasks), as: UTF8.self))
-    } else {
-      print(Session.render(state), terminator: "")
+    try await Session.run(options, command: "list") { session in
+      let filter: TodoFilter = done ? .done : active ? .active : .all
+      let state = try await session.list(filter: filter, search: search ?? "")
+      if json {
+        print(String(decoding: try TodoTransfer.export(state.visibleTasks), as: UTF8.self))
+      } else {
+        print(Session.render(state), terminator: "")
+      }
     }
   }
 }
@@ -82,7 +134,7 @@ struct Done: AsyncParsableCommand {
   @Argument(help: "The task's id.") var id: Int
 
   func run() async throws {
-    try await Session(options).perform(.setDone(id: id, true))
+    try await Session.run(options, command: "done") { try await $0.perform(.setDone(id: id, true)) }
   }
 }
 
@@ -92,7 +144,9 @@ struct Undone: AsyncParsableCommand {
   @Argument(help: "The task's id.") var id: Int
 
   func run() async throws {
-    try await Session(options).perform(.setDone(id: id, false))
+    try await Session.run(options, command: "undone") {
+      try await $0.perform(.setDone(id: id, false))
+    }
   }
 }
 
@@ -103,7 +157,9 @@ struct Edit: AsyncParsableCommand {
   @Argument(help: "The new title.") var title: String
 
   func run() async throws {
-    try await Session(options).perform(.edit(id: id, title: title))
+    try await Session.run(options, command: "edit") {
+      try await $0.perform(.edit(id: id, title: title))
+    }
   }
 }
 
@@ -113,7 +169,7 @@ struct Remove: AsyncParsableCommand {
   @Argument(help: "The task's id.") var id: Int
 
   func run() async throws {
-    try await Session(options).perform(.delete(id: id))
+    try await Session.run(options, command: "rm") { try await $0.perform(.delete(id: id)) }
   }
 }
 
@@ -128,7 +184,9 @@ struct Move: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await Session(options).perform(.move(id: id, to: to - 1))
+    try await Session.run(options, command: "mv") {
+      try await $0.perform(.move(id: id, to: to - 1))
+    }
   }
 }
 
@@ -137,7 +195,7 @@ struct Undo: AsyncParsableCommand {
   @OptionGroup var options: Options
 
   func run() async throws {
-    try await Session(options).perform(.undo)
+    try await Session.run(options, command: "undo") { try await $0.perform(.undo) }
   }
 }
 
@@ -146,7 +204,7 @@ struct Redo: AsyncParsableCommand {
   @OptionGroup var options: Options
 
   func run() async throws {
-    try await Session(options).perform(.redo)
+    try await Session.run(options, command: "redo") { try await $0.perform(.redo) }
   }
 }
 
@@ -156,9 +214,10 @@ struct Import: AsyncParsableCommand {
   @Argument(help: "The JSON file: an array of {\"title\": …, \"done\": …}.") var file: String
 
   func run() async throws {
-    let session = try Session(options)
-    let count = try await session.importFile(file)
-    print("imported \(count) task\(count == 1 ? "" : "s")")
+    try await Session.run(options, command: "import") { session in
+      let count = try await session.importFile(file)
+      print("imported \(count) task\(count == 1 ? "" : "s")")
+    }
   }
 }
 
@@ -168,9 +227,10 @@ struct Export: AsyncParsableCommand {
   @Argument(help: "The JSON file to write.") var file: String
 
   func run() async throws {
-    let session = try Session(options)
-    let count = try session.exportFile(file)
-    print("exported \(count) task\(count == 1 ? "" : "s")")
+    try await Session.run(options, command: "export") { session in
+      let count = try await session.exportFile(file)
+      print("exported \(count) task\(count == 1 ? "" : "s")")
+    }
   }
 }
 
@@ -182,10 +242,13 @@ struct Interactive: AsyncParsableCommand {
   @OptionGroup var options: Options
 
   func run() async throws {
-    let session = try Session(options)
-    let prompt = isatty(STDIN_FILENO) == 1
-    if prompt { print("todo on \(session.database.path); type help") }
-    await Self.loop(session: session, prompt: prompt) { readLine() }
+    try await Session.run(options, command: "shell") { session in
+      let prompt = try await session.app.flag("prompt") { isatty(STDIN_FILENO) == 1 }
+      if prompt { print("todo on \(session.path); type help") }
+      try await Self.loop(session: session, prompt: prompt) {
+        try await session.app.line { readLine() }
+      }
+    }
   }
 
   /// Runs the commands `nextLine` gives until it returns `nil` (end of input) or `quit`.
@@ -193,15 +256,24 @@ struct Interactive: AsyncParsableCommand {
   /// A bad line or a refused command is reported on standard error and the loop goes on. What a
   /// command printed (an `added #…` acknowledgement, given once the task is written) is flushed
   /// before the next line is read, so a reader of a pipe sees it at once.
-  static func loop(session: Session, prompt: Bool, nextLine: () -> String?) async {
+  ///
+  /// - Throws: ``SessionReplayError`` when a replayed recording does not match the run; what
+  ///   `nextLine` throws.
+  static func loop(
+    session: Session,
+    prompt: Bool,
+    nextLine: () async throws -> String?
+  ) async throws {
     while true {
       if prompt { print("todo> ", terminator: "") }
       fflush(nil)
-      guard let line = nextLine() else { break }
+      guard let line = try await nextLine() else { break }
       do {
         if try await session.run(try TodoCommandLine.parse(line)) == .quit { break }
       } catch is ExitCode {
         // Already reported by the session.
+      } catch let error as SessionReplayError {
+        throw error
       } catch {
         Session.complain("\(error)")
       }
