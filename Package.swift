@@ -270,7 +270,8 @@ let package = Package(
     .testTarget(
       name: "MoviesTests",
       dependencies: [
-        "AppHarness", "AppSupport", "CascadeStreams", "CascadeTestSupport", "CascadeTesting",
+        "AppHarness", "AppSupport", "CascadeStore", "CascadeStreams", "CascadeTestSupport",
+        "CascadeTesting",
         "MoviesCore",
         "MoviesServer",
         // Built for the tests that run the `movies` executable, and fuzzed in-process.
@@ -284,6 +285,7 @@ let package = Package(
         "AppSupport",
         "AppHarness",
         "AppScenarios",
+        "CascadeStore",
         "CascadeStreams",
         "CascadeTestSupport",
         "CascadeTesting",
@@ -297,7 +299,8 @@ let package = Package(
     .testTarget(
       name: "RPGTests",
       dependencies: [
-        "RPGCore", "rpg", "AppSupport", "AppHarness", "AppScenarios", "CascadeStreams",
+        "RPGCore", "rpg", "AppSupport", "AppHarness", "AppScenarios", "CascadeStore",
+        "CascadeStreams",
         "CascadeTestSupport", "CascadeTesting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
