@@ -107,7 +107,8 @@ import Testing
   /// newer format version, of another architecture or app, not a session) with status 65, each
   /// with one line on standard error naming the file and why (and the line, for a damaged one),
   /// nothing on standard output, and the save file untouched; `--record` with `--replay` is a
-  /// usage error (64) that creates no file.
+  /// usage error (64) that creates no file, and a recording that cannot be created ends the run
+  /// with 73 before anything is played.
   @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
   func aBadRecordingIsRefusedWithOneLineAndItsExitStatus() async throws {
     let directory = try TemporaryDirectory()
@@ -190,6 +191,15 @@ import Testing
     #expect(both.status == 64, "\(both.summary)")
     #expect(both.errorText.contains("--record and --replay exclude each other"))
     #expect(!FileManager.default.fileExists(atPath: other.path))
+    let nowhere = directory.file("none/game.jsonl").path
+    let unrecordable = try await Self.rpg(["play", "--save", save, "--record", nowhere])
+    #expect(unrecordable.status == 73, "\(unrecordable.summary)")
+    #expect(
+      unrecordable.errorText
+        == "rpg: cannot record the session: a record could not be written to \(nowhere): "
+        + "there is no directory \(directory.file("none").path)\n"
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: save)) == saved)
     let script = try await Self.rpg(
       ["play", "--save", save, "--script", recording.path, "--replay", recording.path]
     )
