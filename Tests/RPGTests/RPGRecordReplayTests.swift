@@ -108,7 +108,7 @@ import Testing
   /// with one line on standard error naming the file and why (and the line, for a damaged one),
   /// nothing on standard output, and the save file untouched; `--record` with `--replay` is a
   /// usage error (64) that creates no file, and a recording that cannot be created ends the run
-  /// with 73 before anything is played.
+  /// with 74 before anything is played.
   @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
   func aBadRecordingIsRefusedWithOneLineAndItsExitStatus() async throws {
     let directory = try TemporaryDirectory()
@@ -193,7 +193,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: other.path))
     let nowhere = directory.file("none/game.jsonl").path
     let unrecordable = try await Self.rpg(["play", "--save", save, "--record", nowhere])
-    #expect(unrecordable.status == 73, "\(unrecordable.summary)")
+    #expect(unrecordable.status == 74, "\(unrecordable.summary)")
     #expect(
       unrecordable.errorText
         == "rpg: cannot record the session: a record could not be written to \(nowhere): "

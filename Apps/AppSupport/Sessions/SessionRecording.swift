@@ -101,11 +101,14 @@ public enum SessionReplayError: Error, Sendable, Equatable, CustomStringConverti
   /// options, or was changed.
   case diverged(path: String, reason: String)
 
-  /// The process's exit status for the error, from BSD's `sysexits.h`: 66 (`EX_NOINPUT`) for a
-  /// missing file, 65 (`EX_DATAERR`) otherwise.
-  public var exitCode: Int32 {
-    if case .missing = self { 66 } else { 65 }
+  /// How a command line that cannot replay the recording ends: ``ExitStatus/noInput`` (66) for
+  /// a missing file, ``ExitStatus/dataError`` (65) otherwise.
+  public var exitStatus: ExitStatus {
+    if case .missing = self { .noInput } else { .dataError }
   }
+
+  /// ``exitStatus``'s code.
+  public var exitCode: Int32 { exitStatus.rawValue }
 
   /// `cannot replay <path>: <why>`, on one line.
   public var description: String {

@@ -104,10 +104,9 @@ struct RecordingOptions: ParsableArguments {
   )
   var replay: String?
 
-  /// The exit status when records of the session could not be written (`EX_IOERR`).
-  static let lostRecords: Int32 = 74
-  /// The exit status when the recording file cannot be created (`EX_CANTCREAT`).
-  static let cannotRecord: Int32 = 73
+  /// The exit status when the recording cannot be created, or records of the session could not
+  /// be written.
+  static let cannotRecord = ExitStatus.ioError.rawValue
 
   /// What `--help` says about recordings.
   static let help = """
@@ -121,8 +120,8 @@ struct RecordingOptions: ParsableArguments {
     Exit status: 0 on success; 1 when a page fails (as without a recording); 64 for a bad \
     command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
     corrupt line, named), of a newer format version, of another app, architecture or command, \
-    or does not match this run; 66 when FILE does not exist; 73 when the recording cannot be \
-    created; 74 when records could not be written.
+    or does not match this run; 66 when FILE does not exist; 74 when the recording cannot \
+    be created or written.
     """
 
   func validate() throws {
@@ -145,7 +144,7 @@ struct Connection {
   /// page source of `source` and recorded to `--record`.
   ///
   /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed (65, 66) or
-  ///   created (73); what ``SourceOptions/connect()`` throws.
+  ///   created (74); what ``SourceOptions/connect()`` throws.
   static func open(
     _ source: SourceOptions,
     recording: RecordingOptions,
@@ -208,7 +207,7 @@ struct Connection {
     try await reportingReplayErrors { try await session.finish() }
     if let problem = session.recordingProblem {
       printError("movies: the recording is incomplete: \(problem)")
-      throw ExitCode(RecordingOptions.lostRecords)
+      throw ExitCode(RecordingOptions.cannotRecord)
     }
   }
 }

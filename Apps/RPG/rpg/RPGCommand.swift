@@ -221,10 +221,9 @@ struct RecordingOptions: ParsableArguments {
   )
   var replay: String?
 
-  /// The exit status when records of the session could not be written (`EX_IOERR`).
-  static let lostRecords: Int32 = 74
-  /// The exit status when the recording file cannot be created (`EX_CANTCREAT`).
-  static let cannotRecord: Int32 = 73
+  /// The exit status when the recording cannot be created, or records of the session could not
+  /// be written.
+  static let cannotRecord = ExitStatus.ioError.rawValue
 
   /// What `--help` says about recordings.
   static let help = """
@@ -238,8 +237,8 @@ struct RecordingOptions: ParsableArguments {
     Exit status: 0 on success; 1 when the game refuses (as without a recording); 64 for a bad \
     command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
     corrupt line, named), of a newer format version, of another app, architecture or command, \
-    or does not match this run; 66 when FILE does not exist; 73 when the recording cannot be \
-    created; 74 when records could not be written.
+    or does not match this run; 66 when FILE does not exist; 74 when the recording cannot \
+    be created or written.
     """
 
   func validate() throws {
@@ -253,7 +252,7 @@ struct RecordingOptions: ParsableArguments {
   /// The session of `command`: replayed from `--replay`, or live and recorded to `--record`.
   ///
   /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed (65, 66) or
-  ///   created (73).
+  ///   created (74).
   func session(
     options: GameOptions,
     log: @escaping @Sendable (String) -> Void,

@@ -126,7 +126,7 @@ final class Session {
     try await reportingReplayErrors { try await app.finish() }
     if let problem = app.recordingProblem {
       printError("the recording is incomplete: \(problem)")
-      throw ExitCode(RecordingOptions.lostRecords)
+      throw ExitCode(RecordingOptions.cannotRecord)
     }
   }
 

@@ -26,7 +26,7 @@ struct Session {
   /// database, and recorded to `--record`.
   ///
   /// - Throws: `ExitCode` after printing why, when the database cannot be used (1), or the
-  ///   recording cannot be replayed (65, 66) or created (73).
+  ///   recording cannot be replayed (65, 66) or created (74).
   init(_ options: Options, command: String) throws {
     if let replay = options.recording.replay {
       path = try options.db ?? Self.defaultPath(creating: false)
@@ -82,7 +82,7 @@ struct Session {
     try await reportingReplayErrors { try await app.finish() }
     if let problem = app.recordingProblem {
       Self.complain("the recording is incomplete: \(problem)")
-      throw ExitCode(RecordingOptions.lostRecords)
+      throw ExitCode(RecordingOptions.cannotRecord)
     }
   }
 
