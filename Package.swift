@@ -105,6 +105,14 @@ let package = Package(
       path: "Apps/AppSupport"
     ),
     .target(
+      name: "CommandLineSupport",
+      dependencies: [
+        "AppSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Apps/CommandLineSupport"
+    ),
+    .target(
       name: "MoviesCore",
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
@@ -125,7 +133,7 @@ let package = Package(
     .executableTarget(
       name: "movies",
       dependencies: [
-        "AppSupport", "CascadeStreams", "MoviesCore", "MoviesServer",
+        "AppSupport", "CascadeStreams", "CommandLineSupport", "MoviesCore", "MoviesServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/Movies/movies"
@@ -147,6 +155,7 @@ let package = Package(
       name: "todo",
       dependencies: [
         "AppSupport",
+        "CommandLineSupport",
         "TodoCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -163,7 +172,7 @@ let package = Package(
     .executableTarget(
       name: "rpg",
       dependencies: [
-        "RPGCore", "AppSupport", "CascadeStreams",
+        "RPGCore", "AppSupport", "CascadeStreams", "CommandLineSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/RPG/rpg"
@@ -216,6 +225,14 @@ let package = Package(
         "CascadeTesting",
         "CascadeTestSupport",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
+    .testTarget(
+      name: "CommandLineSupportTests",
+      dependencies: [
+        "AppSupport",
+        "CommandLineSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .testTarget(

@@ -1,0 +1,41 @@
+import AppSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writing to standard output the way `cat` does: a reader that went away (`todo list | head -0`,
+/// a closed pipe) ends the program quietly with ``ExitStatus/ioError``, not with a crash or a
+/// success.
+public enum StandardOutput {
+  /// Ignores `SIGPIPE`, so that a write to a closed pipe fails with `EPIPE` (handled by
+  /// ``write(_:)``) instead of killing the process. Call once, first thing.
+  public static func prepare() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  /// Writes `text` followed by a newline, as `print` does.
+  public static func print(_ text: String) {
+    write(text + "\n")
+  }
+
+  /// Writes `text` and flushes it; exits with ``ExitStatus/ioError`` if the output is closed or
+  /// cannot be written.
+  public static func write(_ text: String) {
+    Swift.print(text, terminator: "")
+    flush()
+  }
+
+  /// Flushes what `print` buffered; exits with ``ExitStatus/ioError`` if it cannot be written.
+  /// Call before exiting.
+  public static func flush() {
+    // `nil`: every output stream (standard output is a global the compiler cannot prove safe).
+    if fflush(nil) != 0 { exitQuietly() }
+  }
+
+  private static func exitQuietly() -> Never {
+    exit(ExitStatus.ioError.rawValue)
+  }
+}
