@@ -10,8 +10,10 @@ import Darwin
 /// a closed pipe) ends the program quietly with ``ExitStatus/ioError``, not with a crash or a
 /// success.
 public enum StandardOutput {
-  /// Ignores `SIGPIPE`, so that a write to a closed pipe fails with `EPIPE` (handled by
-  /// ``write(_:)``) instead of killing the process. Call once, first thing.
+  /// Ignores `SIGPIPE`; call once, first thing.
+  ///
+  /// A write to a closed pipe then fails with `EPIPE` (handled by ``write(_:)``) instead of
+  /// killing the process.
   public static func prepare() {
     signal(SIGPIPE, SIG_IGN)
   }
@@ -28,8 +30,9 @@ public enum StandardOutput {
     flush()
   }
 
-  /// Flushes what `print` buffered; exits with ``ExitStatus/ioError`` if it cannot be written.
-  /// Call before exiting.
+  /// Flushes what `print` buffered; call before exiting.
+  ///
+  /// Exits with ``ExitStatus/ioError`` if it cannot be written.
   public static func flush() {
     // `nil`: every output stream (standard output is a global the compiler cannot prove safe).
     if fflush(nil) != 0 { exitQuietly() }
