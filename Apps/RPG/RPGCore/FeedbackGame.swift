@@ -6,7 +6,7 @@ public import CascadeStreams
 /// The game on a `CascadeFeedback.FeedbackLoop`: the player's intents are events, the reducer
 /// resolves each against the state into the ``GameChange``s it leads to, one feedback applies
 /// those changes one at a time, and another does the file work while the state asks for a save
-/// or a load.
+/// or a load; the seed's ``LoggingMiddleware`` announces each level-up as it is applied.
 public final class FeedbackGame: AppService {
   /// The loop.
   let loop: FeedbackLoop<FeedbackGameMachine, FeedbackGameEvent>
@@ -14,19 +14,30 @@ public final class FeedbackGame: AppService {
   public let states: Observable<GameState, Never>
 
   /// Creates the game with an empty state, saving to `file`.
-  public convenience init(file: GameFile) {
-    self.init(file: file, middlewares: [])
+  ///
+  /// - Parameters:
+  ///   - file: The save file.
+  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  public convenience init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) })
+  {
+    self.init(file: file, log: log, middlewares: [])
   }
 
-  /// Creates the game with an empty state, saving to `file`, with `middlewares` on its loop (a
-  /// session recorder).
-  init(file: GameFile, middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]) {
+  /// Creates the game with an empty state, saving to `file`, with the seed's
+  /// ``LoggingMiddleware`` printing to `log`, then `middlewares` on its loop (a session
+  /// recorder).
+  init(
+    file: GameFile,
+    log: @escaping @Sendable (String) -> Void,
+    middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]
+  ) {
+    let logging = LoggingMiddleware<FeedbackGameEvent, FeedbackGameMachine>(print: log)
     loop = FeedbackLoop(
       initial: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
       feedbacks: [Self.applyChanges, Self.files(file)],
       scheduler: ImmediateScheduler(),
-      middlewares: middlewares
+      middlewares: [logging] + middlewares
     )
     states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }

@@ -12,7 +12,7 @@ public import Foundation
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the store's seed ``LoggingMiddleware`` prints ("Leveled Up!").
+///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
 /// - Returns: The session; its service has no game started.
@@ -38,12 +38,17 @@ public func makeGameSession(
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .reactor:
     let recorder = SessionRecorder<ReactorGameSession>(file: recording)
-    let game = ReactorGame(file: file, middlewares: [recorder.inputs(of: GameState.self)])
+    let game = ReactorGame(
+      file: file,
+      log: log,
+      middlewares: [recorder.inputs(of: GameState.self)]
+    )
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .feedback:
     let recorder = SessionRecorder<FeedbackGameSession>(file: recording)
     let game = FeedbackGame(
       file: file,
+      log: log,
       middlewares: [recorder.inputs(of: FeedbackGameMachine.self)]
     )
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
@@ -61,7 +66,7 @@ public func makeGameSession(
 /// - Parameters:
 ///   - architecture: The architecture the recording was made on.
 ///   - saveFile: The save file the front names (the replay does not use it).
-///   - log: Where the store's seed ``LoggingMiddleware`` prints ("Leveled Up!").
+///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
 ///   - url: The recording.
 ///   - command: The front's command: the recorded one.
 /// - Returns: The session, which has replayed nothing yet.
@@ -82,11 +87,11 @@ public func replayGameSession(
     return try .replaying(game, recording: recording, replayer: .store(game.core, decode: \.event))
   case .reactor:
     let recording = try SessionRecording<ReactorGameSession>(contentsOf: url, command: command)
-    let game = ReactorGame(file: file)
+    let game = ReactorGame(file: file, log: log)
     return try .replaying(game, recording: recording, replayer: .reactor(game))
   case .feedback:
     let recording = try SessionRecording<FeedbackGameSession>(contentsOf: url, command: command)
-    let game = FeedbackGame(file: file)
+    let game = FeedbackGame(file: file, log: log)
     return try .replaying(game, recording: recording, replayer: .loop(game.loop))
   }
 }

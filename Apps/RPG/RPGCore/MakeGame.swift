@@ -12,8 +12,8 @@ public import Foundation
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the store's seed ``LoggingMiddleware`` prints ("Leveled Up!"); the other
-///     architectures do not use it.
+///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!"), on every
+///     architecture.
 /// - Returns: The game service, with no game started.
 public func makeGame(
   _ architecture: Architecture,
@@ -23,7 +23,7 @@ public func makeGame(
   let file = GameFile(url: saveFile)
   switch architecture {
   case .store: return StoreGame(file: file, log: log)
-  case .reactor: return ReactorGame(file: file)
-  case .feedback: return FeedbackGame(file: file)
+  case .reactor: return ReactorGame(file: file, log: log)
+  case .feedback: return FeedbackGame(file: file, log: log)
   }
 }

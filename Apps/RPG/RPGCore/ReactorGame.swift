@@ -4,7 +4,8 @@ public import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeReactor.Reactor`: intents are actions, ``GameChange``s are mutations,
-/// and saving and loading are asynchronous mutations.
+/// saving and loading are asynchronous mutations, and the seed's ``LoggingMiddleware`` announces
+/// each level-up mutation.
 public final class ReactorGame: Reactor, AppService {
   /// The reactor's actions: what the player asks for.
   public typealias Action = GameIntent
@@ -17,17 +18,23 @@ public final class ReactorGame: Reactor, AppService {
   public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
   /// The save file.
   let file: GameFile
-  /// The middlewares: none, or a session recorder.
+  /// The middlewares: the seed's ``LoggingMiddleware``, then those given (a session recorder).
   public let middlewares: [any Middleware<GameIntent, GameState>]
 
   /// Creates the game with an empty state, saving to `file`.
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - middlewares: Middlewares that see every action and mutation (a session recorder).
-  public init(file: GameFile, middlewares: [any Middleware<GameIntent, GameState>] = []) {
+  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  ///   - middlewares: More middlewares that see every action and mutation, after the seed's (a
+  ///     session recorder).
+  public init(
+    file: GameFile,
+    log: @escaping @Sendable (String) -> Void = { print($0) },
+    middlewares: [any Middleware<GameIntent, GameState>] = []
+  ) {
     self.file = file
-    self.middlewares = middlewares
+    self.middlewares = [LoggingMiddleware<GameIntent, GameState>(print: log)] + middlewares
   }
 
   /// States are delivered synchronously, on the thread that reduced them.

@@ -24,7 +24,10 @@ public final class StoreGame: AppService {
     middlewares: [any Middleware<any Event, GameState>] = []
   ) {
     self.file = file
-    core = Core(state: GameState(), middlewares: [LoggingMiddleware(print: log)] + middlewares)
+    core = Core(
+      state: GameState(),
+      middlewares: [LoggingMiddleware<any Event, GameState>(print: log)] + middlewares
+    )
   }
 
   /// ``Architecture/store``.
