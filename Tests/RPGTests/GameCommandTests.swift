@@ -31,9 +31,15 @@ import Testing
 
   @Test(arguments: [
     ("dance", GameCommandError.unknownCommand("dance")),
-    ("new", .missingArgument(command: "new", argument: "NAME")),
-    ("new Ada x", .badArgument(command: "new", argument: "x", expected: "a seed (0 or more)")),
-    ("new Ada -1", .badArgument(command: "new", argument: "-1", expected: "a seed (0 or more)")),
+    ("new", .missingArgument(command: "new", argument: "a player's name")),
+    (
+      "new Ada x",
+      .badArgument(command: "new", argument: "x", expected: GameCommand.seedExpectation)
+    ),
+    (
+      "new Ada -1",
+      .badArgument(command: "new", argument: "-1", expected: GameCommand.seedExpectation)
+    ),
     ("new Ada 1 2", .unexpectedArguments(command: "new", arguments: ["2"])),
     ("attack now", .unexpectedArguments(command: "attack", arguments: ["now"])),
     ("save please", .unexpectedArguments(command: "save", arguments: ["please"])),

@@ -159,7 +159,7 @@ import Testing
       let saves: [(String, Data, String)] = [
         ("truncated", good.prefix(good.count / 2), "corrupt"),
         ("truncated to nothing", Data(), "corrupt"),
-        ("newer", newer, "newer version (format 9"),
+        ("newer", newer, "newer version of the game (format 9"),
         ("binary", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0x00]), "corrupt"),
         ("text", Data("Ada was here\n".utf8), "corrupt"),
       ]

@@ -35,6 +35,29 @@ public enum GameCommand: Sendable, Equatable {
     Lines starting with # are comments.
     """
 
+  /// What a seed must be, for messages: `the seed must be a whole number from 0 to
+  /// 18446744073709551615`.
+  public static let seedExpectation = "the seed must be a whole number from 0 to \(UInt64.max)"
+
+  /// How `command` (as typed, or an alias) is written: `new NAME [SEED]`, `save [--force]`, or
+  /// the command alone.
+  public static func usage(of command: String) -> String {
+    switch command {
+    case "new": "new NAME [SEED]"
+    case "save": "save [--force]"
+    default: command
+    }
+  }
+
+  /// What `command` takes, for a message about extra arguments.
+  static func takes(_ command: String) -> String {
+    switch command {
+    case "new": "takes a name and a seed only"
+    case "save": "takes only --force"
+    default: "takes no arguments"
+    }
+  }
+
   /// Parses one line.
   ///
   /// - Returns: The command, or `nil` for a blank line or a comment.
@@ -53,7 +76,7 @@ public enum GameCommand: Sendable, Equatable {
     switch name {
     case "new":
       guard let playerName = arguments.first else {
-        throw .missingArgument(command: name, argument: "NAME")
+        throw .missingArgument(command: name, argument: "a player's name")
       }
       guard arguments.count <= 2 else {
         throw .unexpectedArguments(command: name, arguments: Array(arguments.dropFirst(2)))
@@ -61,7 +84,7 @@ public enum GameCommand: Sendable, Equatable {
       var seed = defaultSeed
       if arguments.count == 2 {
         guard let parsed = UInt64(arguments[1]) else {
-          throw .badArgument(command: name, argument: arguments[1], expected: "a seed (0 or more)")
+          throw .badArgument(command: name, argument: arguments[1], expected: seedExpectation)
         }
         seed = parsed
       }

@@ -149,8 +149,10 @@ public struct GameFile: Sendable {
   /// A short account of a decoding or file error.
   static func describe(_ error: any Error) -> String {
     switch error {
+    case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty:
+      return "it is not valid JSON"
     case DecodingError.dataCorrupted(let context):
-      return "not valid JSON: \(context.debugDescription)"
+      return "unexpected value at \(path(context.codingPath))"
     case DecodingError.keyNotFound(let key, let context):
       return "missing \(path(context.codingPath + [key]))"
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):

@@ -48,10 +48,11 @@ public struct GameState: Sendable, Equatable, Codable {
     case .happened(let event):
       // Events other than a start need a game; the rules never produce them without one.
       guard var game = event.startedGame ?? game else { return }
+      let before = game
       game.apply(event)
       self.game = game
       if event.startedGame != nil { savedStep = nil }
-      message = Rules.narrate(event, in: game)
+      message = Rules.narrate(event, in: game, before: before)
     case .refused(let reason):
       message = reason
     case .saveStarted(let overwrite):
@@ -65,7 +66,10 @@ public struct GameState: Sendable, Equatable, Codable {
     case .saveFailed(let error):
       activity = nil
       saveError = error
-      message = "Could not save: \(error)"
+      message =
+        error.isUnreadableSave
+        ? "Could not save: \(error). It was left as it is; type `save --force` to replace it."
+        : "Could not save: \(error)."
     case .loadStarted:
       activity = .loading
       message = "Loading…"
@@ -78,7 +82,7 @@ public struct GameState: Sendable, Equatable, Codable {
     case .loadFailed(let error):
       activity = nil
       saveError = error
-      message = "Could not load: \(error)"
+      message = "Could not load: \(error)."
     }
   }
 }

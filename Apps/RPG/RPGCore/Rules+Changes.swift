@@ -13,11 +13,15 @@ extension Rules {
       guard !trimmed.isEmpty else { return [.refused("A player needs a name.")] }
       return [.happened(.gameStarted(Game(name: trimmed, seed: seed)))]
     case .save(let overwrite):
-      if state.isBusy { return [.refused("Busy: wait for the save or load to finish.")] }
+      if state.isBusy {
+        return [.refused("The game is still being saved or loaded; try again when that is done.")]
+      }
       guard state.game != nil else { return [.refused("There is no game to save.")] }
       return [.saveStarted(overwrite: overwrite)]
     case .load:
-      if state.isBusy { return [.refused("Busy: wait for the save or load to finish.")] }
+      if state.isBusy {
+        return [.refused("The game is still being saved or loaded; try again when that is done.")]
+      }
       return [.loadStarted]
     case .explore, .attack, .drinkPotion, .rest, .flee:
       guard let game = state.game else {

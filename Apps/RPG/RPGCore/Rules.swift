@@ -35,7 +35,10 @@ public enum Rules {
   public static func resolve(_ intent: GameIntent, in game: Game) -> [GameEvent] {
     var turn = Turn(game: game)
     guard !game.isOver else {
-      turn.refuse("\(game.player.name) has fallen; the game is over. Start a new one.")
+      turn.refuse(
+        "\(game.player.name) has fallen and the game is over. Start a new one with "
+          + "`new NAME [SEED]`."
+      )
       return turn.events
     }
     switch intent {
@@ -100,23 +103,23 @@ public enum Rules {
     return turn.events
   }
 
-  /// What happened, told to the player; `game` is the game after the event.
-  public static func narrate(_ event: GameEvent, in game: Game) -> String {
+  /// What happened, told to the player in one sentence; `game` is the game after the event, and
+  /// `before` the game before it (which names the monster a defeat removed).
+  public static func narrate(_ event: GameEvent, in game: Game, before: Game? = nil) -> String {
     let name = game.player.name
+    let monster = game.monster?.name ?? before?.monster?.name ?? "monster"
     switch event {
     case .gameStarted:
       return "\(name) sets out on an adventure (seed \(game.seed))."
     case .monsterAppeared(let monster):
       return "A \(monster.name) appears! (HP \(monster.hp), attack \(monster.attack))"
     case .playerHit(let damage):
-      let monster = game.monster?.name ?? "monster"
       return "\(name) hits the \(monster) for \(damage)."
     case .monsterHit(let damage):
-      let monster = game.monster?.name ?? "monster"
       return damage == 0
         ? "The \(monster) misses." : "The \(monster) hits \(name) for \(damage)."
     case .monsterDefeated:
-      return "The monster is defeated! \(name) has \(game.player.xp) XP and "
+      return "The \(monster) is defeated! \(name) now has \(game.player.xp) XP and "
         + "\(game.player.inventory.gold) gold."
     case .leveledUp(let level):
       return "\(name) reaches level \(level)!"
@@ -125,7 +128,7 @@ public enum Rules {
     case .rested(let healed):
       return "\(name) rests and recovers \(healed) HP."
     case .fled:
-      return "\(name) got away."
+      return "\(name) gets away from the \(monster)."
     case .fleeFailed:
       return "\(name) tries to flee but cannot get away."
     case .died:

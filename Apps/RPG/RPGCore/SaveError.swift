@@ -9,19 +9,31 @@ public enum SaveError: Error, Sendable, Equatable, Codable, CustomStringConverti
   /// The file system refused.
   case io(String)
 
-  /// What went wrong, for the player.
+  /// What went wrong, for the player, without advice (which depends on what they were doing).
+  ///
+  /// ```swift
+  /// SaveError.corrupt("not valid JSON").description  // the save file is corrupt (not valid JSON)
+  /// ```
   public var description: String {
     switch self {
     case .missing:
       "there is no saved game"
     case .corrupt(let detail):
-      "the save file is corrupt (\(detail)); it was left untouched (save with overwrite to "
-        + "replace it)"
+      "the save file is corrupt (\(detail))"
     case .newerVersion(let found, let supported):
-      "the save file is from a newer version (format \(found), this program reads up to "
-        + "\(supported)); it was left untouched (save with overwrite to replace it)"
+      "the save file is from a newer version of the game (format \(found); this version reads "
+        + "format \(supported) at most)"
     case .io(let detail):
-      "the save file could not be accessed: \(detail)"
+      "the save file could not be read or written: \(detail)"
+    }
+  }
+
+  /// Whether the save file is there but cannot be read as a game: it is kept until the player
+  /// agrees to replace it.
+  public var isUnreadableSave: Bool {
+    switch self {
+    case .corrupt, .newerVersion: true
+    case .missing, .io: false
     }
   }
 }
