@@ -52,9 +52,9 @@ import Testing
         ),
         (["new", "--name", "Grace", "--save", path], "--force"),
         (["show", "--save", ""], "--save needs a path"),
-        (["show", "--save", path, "--architecture", ""], "unknown architecture ''"),
-        (["show", "--save", path, "--architecture", "💥"], "unknown architecture '💥'"),
-        (["play", "--save", path, "--script", ""], "cannot read the script"),
+        (["show", "--save", path, "--architecture", ""], "The value '' is invalid"),
+        (["show", "--save", path, "--architecture", "💥"], "The value '💥' is invalid"),
+        (["play", "--save", path, "--script", ""], "--script needs a path"),
         (["play", "--save", path, "--script", "/proc/none/script.txt"], "cannot read the script"),
         (["play", "--save", path, "--script", "/"], "cannot read the script"),
         (["play", "--save", path, "--script"], "--script"),
@@ -86,45 +86,61 @@ import Testing
     #expect(player?["name"] as? String == name)
   }
 
-  /// Bytes that are not UTF-8, in an argument, a script or the interactive input, never crash
-  /// the game; a refused script changes nothing.
+  /// Bytes that are not UTF-8, in an argument, a script or the interactive input, are refused
+  /// with status 65 and one line naming where they are, and the save is left as it was: the
+  /// argument before anything runs, the script before anything is played, the typed line
+  /// ending the session without saving the turns played before it.
   @Test(
-    .enabled(if: executable != nil, "the rpg executable was not found next to the test bundle")
+    .enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"),
+    arguments: ["store", "reactor", "feedback"]
   )
-  func bytesThatAreNotUTF8AreHandled() async throws {
+  func bytesThatAreNotUTF8AreRefused(_ architecture: String) async throws {
     try await Self.withSavedGame { save in
       let before = try Data(contentsOf: save)
       let path = save.path
+      let options = ["--save", path, "--architecture", architecture]
 
-      // An argument: the name is whatever the system hands over, repaired; or refused.
       let argument = try await Self.rpg(
-        ["--save", path, "--force"],
+        ["--force"] + options,
         shell: #"p="$1"; shift; exec "$p" new --name "$(printf 'A\377\376B')" "$@""#
       )
-      #expect(!argument.signalled && !argument.timedOut, "\(argument.summary)")
-      if argument.status != 0 { #expect(argument.refusedCleanly, "\(argument.summary)") }
-      let shown = try await Self.rpg(["show", "--save", path])
-      #expect(shown.succeeded, "\(shown.summary)")
-      let current = try Data(contentsOf: save)
+      #expect(argument.status == 65, "\(argument.summary)")
+      #expect(
+        argument.errorText
+          == "rpg: the value of --name (argument 3) is not valid UTF-8; nothing was done\n"
+      )
+      #expect(argument.output.isEmpty)
+      #expect(try Data(contentsOf: save) == before)
 
-      // A script: refused before anything runs.
       let script = save.deletingLastPathComponent().appendingPathComponent("bad.txt")
       try Data([0x65, 0x78, 0x70, 0x6C, 0x6F, 0x72, 0x65, 0x0A, 0xFF, 0xFE, 0x0A]).write(to: script)
-      let scripted = try await Self.rpg(["play", "--script", script.path, "--save", path])
-      #expect(scripted.refusedCleanly, "\(scripted.summary)")
-      #expect(scripted.errorText.contains("cannot read the script"))
-      #expect(try Data(contentsOf: save) == current)
-
-      // The interactive input: a line that is not UTF-8 is an unknown command; the session goes
-      // on and ends cleanly with its input.
-      let typed = try await Self.rpg(
-        ["play", "--save", path],
-        input: .bytes(Data([0xFF, 0xFE, 0x0A, 0xC3, 0x0A]) + Data("show\n\u{0}\n".utf8))
+      let scripted = try await Self.rpg(["play", "--script", script.path] + options)
+      #expect(scripted.status == 65, "\(scripted.summary)")
+      #expect(
+        scripted.errorText == "rpg: \(script.path): line 2 is not valid UTF-8; nothing was played\n"
       )
-      #expect(typed.succeeded, "\(typed.summary)")
-      #expect(typed.errorText.contains("unknown command"))
-      #expect(typed.outputText.contains("Ada") || !before.isEmpty)
-      #expect(try Data(contentsOf: save) == current)
+      #expect(scripted.output.isEmpty)
+      #expect(try Data(contentsOf: save) == before)
+
+      // Two turns played, then a line that is not UTF-8: the session ends, unsaved.
+      let typed = try await Self.rpg(
+        ["play"] + options,
+        input: .bytes(Data("explore\nattack\n".utf8) + Data([0xC3, 0x0A]) + Data("save\n".utf8))
+      )
+      #expect(typed.status == 65, "\(typed.summary)")
+      #expect(
+        typed.errorText
+          == "rpg: line 3 of standard input is not valid UTF-8; the game was not saved\n"
+      )
+      #expect(typed.outputText.contains("appears!"))
+      #expect(typed.outputText.hasSuffix("> \n"))
+      #expect(try Data(contentsOf: save) == before)
+
+      // A NUL on its own line is valid UTF-8: an unknown command, shown escaped.
+      let nul = try await Self.rpg(["play"] + options, input: .text("\u{0}\nshow\n"))
+      #expect(nul.succeeded, "\(nul.summary)")
+      #expect(nul.errorText.contains(#"unknown command '\u{0}'"#))
+      #expect(try Data(contentsOf: save) == before)
     }
   }
 

@@ -70,7 +70,7 @@ import Testing
     defer { directory.remove() }
     let save = directory.file("save.json").path
     let play = try Play.parse(["--save", save, "--json", "--architecture", architecture])
-    let session = Session(options: play.options)
+    let session = try Session(options: play.options, recording: play.recording, command: "play")
     var fuzz = Fuzz(seed: 13, verbs: RPGFuzzTests.verbs.filter { $0 != "quit" && $0 != "q" })
     var lines = ["new Ada 5"]
     for _ in 0..<300 {

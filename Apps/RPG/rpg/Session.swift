@@ -1,10 +1,15 @@
 import AppSupport
 import ArgumentParser
 import CascadeStreams
+import CommandLineSupport
 import Foundation
 import RPGCore
 
 /// A game service and what the command line shows of it.
+///
+/// Text output shows what the player typed (a name) with control characters escaped, one line
+/// per line; `--json` keeps it exact. Everything goes through `StandardOutput`, which ends the
+/// program quietly with status 74 when standard output is closed.
 final class Session {
   let options: GameOptions
   /// The session with the game: live, recorded or replayed.
@@ -14,18 +19,6 @@ final class Session {
   /// The messages of the changes since the last turn was printed.
   private let messages = LockedValue<[String]>([])
   private let subscription: any Disposable
-
-  /// A live session that records nothing.
-  convenience init(options: GameOptions) {
-    self.init(options: options) { log in
-      makeGameSession(
-        options.architecture,
-        saveFile: options.saveURL,
-        log: log,
-        command: "play"
-      )
-    }
-  }
 
   /// A session of `command`: live, recorded with `--record`, or replayed with `--replay`.
   ///
@@ -43,7 +36,9 @@ final class Session {
     self.options = options
     let json = options.json
     let messages = messages
-    // The store's seed middleware ("Leveled Up!") speaks in order with the turn's messages.
+    // The seed's logging middleware ("Leveled Up!") speaks in order with the turn's messages:
+    // on every architecture it runs after the input is reduced and before the state reaches
+    // the subscription below.
     app = try session { line in if !json { messages.withLock { $0.append(line) } } }
     let seen = LockedValue(0)
     subscription = app.service.states.subscribe(onNext: { state in
@@ -71,21 +66,24 @@ final class Session {
   }
 
   /// Loads the save file; a missing, corrupt or newer save is a failure.
+  ///
+  /// - Throws: ``Failure``: status 66 for no save (or one that cannot be read), 65 for a corrupt
+  ///   one or one from a newer version.
   func loadOrFail() async throws {
     let state = try await perform(.load)
     if let error = state.saveError {
-      throw Failure("cannot load \(options.saveURL.path): \(error)")
+      throw loadFailure(error)
     }
     takeMessages()
   }
 
   /// Loads the save file if there is one; a corrupt or newer one is a failure.
+  ///
+  /// - Throws: ``Failure``, as ``loadOrFail()``.
   func loadIfPresent() async throws {
     let saveURL = options.saveURL
     guard try await app.flag("saveExists", live: { GameFile(url: saveURL).exists }) else {
-      if !options.json {
-        print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
-      }
+      if !options.json { say(noSavedGame) }
       return
     }
     let state = try await perform(.load)
@@ -93,28 +91,60 @@ final class Session {
     case nil:
       break
     case .missing:
-      if !options.json {
-        print("No saved game at \(options.saveURL.path). Type `new NAME [SEED]` to start one.")
-      }
+      if !options.json { say(noSavedGame) }
     case let error?:
-      throw Failure("cannot load \(options.saveURL.path): \(error)")
+      throw loadFailure(error)
     }
     takeMessages()
   }
 
+  private var noSavedGame: String {
+    "No saved game at \(options.savePathText). Type `new NAME [SEED]` to start one."
+  }
+
+  /// The failure of a load that failed with `error`.
+  private func loadFailure(_ error: SaveError) -> Failure {
+    let path = options.savePathText
+    switch error {
+    case .missing:
+      return Failure(
+        "there is no saved game at \(path); start one with `rpg new --name NAME`",
+        status: .noInput
+      )
+    case .corrupt, .newerVersion:
+      return Failure(
+        "cannot load the game from \(path): \(error). The file was left as it is; "
+          + "`rpg new --force` starts a new game in its place",
+        status: .dataError
+      )
+    case .io:
+      return Failure("cannot load the game from \(path): \(error)", status: .noInput)
+    }
+  }
+
   /// Saves the game; a failure to save is a failure of the command.
+  ///
+  /// - Throws: ``Failure``: status 74 when the file cannot be written, 65 when it holds a
+  ///   corrupt save or one from a newer version that `overwrite` does not allow to replace.
   func saveOrFail(overwrite: Bool) async throws {
     let state = try await perform(.save(overwrite: overwrite))
-    if let error = state.saveError {
-      throw Failure("cannot save to \(options.saveURL.path): \(error)")
+    guard let error = state.saveError else { return }
+    let path = options.savePathText
+    if error.isUnreadableSave {
+      throw Failure(
+        "cannot save the game to \(path): \(error). The file was left as it is, and this game "
+          + "was not saved",
+        status: .dataError
+      )
     }
+    throw Failure("cannot save the game to \(path): \(error)", status: .ioError)
   }
 
   /// Saves the game if it changed since it was saved or loaded.
   func saveAtEnd() async throws {
     guard game.currentState.hasUnsavedChanges else { return }
     try await saveOrFail(overwrite: false)
-    if !options.json { print("Saved to \(options.saveURL.path).") }
+    if !options.json { say("Game saved to \(options.savePathText).") }
   }
 
   /// Ends the session: a replay replays what the recording holds after the last turn and checks
@@ -142,7 +172,7 @@ final class Session {
       if options.json {
         printJSON(["help": GameCommand.helpText])
       } else {
-        print(GameCommand.helpText)
+        StandardOutput.print(GameCommand.helpText)
       }
     case .show:
       printState()
@@ -162,8 +192,7 @@ final class Session {
     if options.json {
       printJSON(TurnOutput(command: command, messages: lines, state: state))
     } else {
-      for line in lines { print(line) }
-      print(state.summary)
+      show(lines + state.summaryLines)
     }
   }
 
@@ -173,8 +202,19 @@ final class Session {
     if options.json {
       printJSON(state)
     } else {
-      print(state.summary)
+      show(state.summaryLines)
     }
+  }
+
+  /// Prints one line of text, its control characters escaped.
+  func say(_ line: String) {
+    StandardOutput.print(DisplayText.escaped(line))
+  }
+
+  /// Prints lines of text, each on its own line with its control characters escaped: a name
+  /// with a newline in it cannot make a line of its own.
+  func show(_ lines: [String]) {
+    for line in lines { say(line) }
   }
 
   @discardableResult
@@ -189,7 +229,7 @@ final class Session {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(value) else { return }
-    print(String(decoding: data, as: UTF8.self))
+    StandardOutput.print(String(decoding: data, as: UTF8.self))
   }
 }
 
