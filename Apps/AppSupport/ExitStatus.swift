@@ -18,7 +18,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
   /// locked (`EX_TEMPFAIL`).
   case temporaryFailure = 75
 
-  /// The code and what it means, as `--help` lists them: `64  usage: the command line was wrong`.
+  /// The code, right-aligned, and what it means, as `--help` lists them:
+  /// ` 64  usage: the command line was wrong`.
   public var description: String {
     let meaning =
       switch self {
@@ -30,7 +31,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
       case .ioError: "I/O error: output or a file could not be written"
       case .temporaryFailure: "temporary failure: try again later"
       }
-    return "\(rawValue)  \(meaning)"
+    let code = String(rawValue)
+    return String(repeating: " ", count: max(0, 3 - code.count)) + code + "  " + meaning
   }
 
   /// The exit codes, one per line, for a command's `--help`.
