@@ -22,7 +22,15 @@ public struct TodoState: Sendable, Equatable, Codable {
   public internal(set) var canRedo: Bool
   /// What went wrong with the last intent or its write; cleared by the next intent.
   public internal(set) var lastError: TodoError?
-  /// The id the next new task gets.
+  /// What the last finished write committed, as the database reported it; cleared by the next
+  /// intent.
+  ///
+  /// A front acknowledges a change from it (the id the database gave a new task, the task as
+  /// the transaction left it), not from ``tasks`` before the write: another process may have
+  /// written in between.
+  public internal(set) var lastCommit: TodoCommit?
+  /// The id the next new task is expected to get: a guess the state shows a new task with until
+  /// its write commits (another process may take the id first; ``lastCommit`` has the real one).
   public internal(set) var nextID: Int
   /// How many writes this service has issued (the id of the latest).
   public internal(set) var writesIssued = 0
@@ -95,6 +103,7 @@ extension TodoState {
   private mutating func reduce(_ intent: TodoIntent) {
     intentsHandled += 1
     lastError = nil
+    lastCommit = nil
     switch intent {
     case .filter(let filter):
       self.filter = filter
@@ -153,6 +162,7 @@ extension TodoState {
   private mutating func reduce(_ result: TodoWriteResult) {
     pendingWrites.removeAll { $0.id == result.writeID }
     if let error = result.error { lastError = error }
+    if let commit = result.commit { lastCommit = commit }
     guard isIdle, let snapshot = result.snapshot else { return }
     tasks = snapshot.tasks
     nextID = snapshot.nextID

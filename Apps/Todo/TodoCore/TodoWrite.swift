@@ -32,19 +32,47 @@ public struct TodoSnapshot: Sendable, Hashable, Codable {
   }
 }
 
-/// How a write ended: its error, if any, and what the database held afterwards.
+/// What a write's transaction committed: the tasks it was about, as the transaction left them.
+///
+/// Acknowledgements (`added #12 "Buy milk"`) are made from it, never from a guess made before
+/// the write: another process may have written in between, and the ids the database gives are
+/// known only once the transaction commits.
+public struct TodoCommit: Sendable, Hashable, Codable {
+  /// The tasks the operation was about.
+  ///
+  /// The task added (or the tasks imported), the task edited, marked or moved, the task deleted
+  /// (as it was before), or the tasks an undo or a redo changed (a task it deleted as it was
+  /// before). Empty for a reload.
+  public var tasks: [TodoTask]
+
+  /// Creates a commit.
+  public init(tasks: [TodoTask]) {
+    self.tasks = tasks
+  }
+}
+
+/// How a write ended: its error, if any, what it committed, and what the database held
+/// afterwards.
 public struct TodoWriteResult: Sendable, Hashable, Codable {
   /// The write.
   public var writeID: Int
   /// Why it failed; `nil` when it succeeded.
   public var error: TodoError?
+  /// What the transaction committed; `nil` when it failed.
+  public var commit: TodoCommit?
   /// What the database held afterwards; `nil` if it could not be read.
   public var snapshot: TodoSnapshot?
 
   /// Creates a result.
-  public init(writeID: Int, error: TodoError?, snapshot: TodoSnapshot?) {
+  public init(
+    writeID: Int,
+    error: TodoError?,
+    commit: TodoCommit? = nil,
+    snapshot: TodoSnapshot?
+  ) {
     self.writeID = writeID
     self.error = error
+    self.commit = commit
     self.snapshot = snapshot
   }
 }
