@@ -71,11 +71,13 @@ import TodoCore
     }
   }
 
-  @Test func anEmptyFileBecomesATodoDatabase() async throws {
+  @Test func anEmptyFileBecomesATodoDatabaseOnlyWhenAsked() async throws {
     try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("empty.sqlite").path
       #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-      let state = try await service(.store, path: path).perform(.add(title: "a"))
+      try expectRefused(path, .emptyFile(path: path))
+      let database = try TodoDatabase(path: path, creatingInEmptyFile: true)
+      let state = try await makeTodo(.store, database: database).perform(.add(title: "a"))
       #expect(state.titles == ["a"])
     }
   }
@@ -95,7 +97,7 @@ import TodoCore
     try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("notes.txt").path
       try Data("Buy milk\nWalk the dog\n".utf8).write(to: URL(fileURLWithPath: path))
-      try expectRefused(path, .notATodoDatabase(path: path))
+      try expectRefused(path, .textFile(path: path))
     }
   }
 
@@ -166,11 +168,16 @@ import TodoCore
   }
 
   @Test func aFileThatCannotBeCreatedIsReported() async throws {
-    let path = "/nonexistent-\(UUID().uuidString)/todo.sqlite"
-    #expect {
+    let directory = "/nonexistent-\(UUID().uuidString)"
+    let path = directory + "/todo.sqlite"
+    #expect(throws: TodoDatabaseError.missingDirectory(path: path, directory: directory)) {
       try TodoDatabase(path: path)
+    }
+    // Even root cannot create files in /proc.
+    #expect {
+      try TodoDatabase(path: "/proc/cascade-todo.sqlite")
     } throws: { error in
-      guard case .cannotOpen = error as? TodoDatabaseError else { return false }
+      guard case .cannotCreate = error as? TodoDatabaseError else { return false }
       return true
     }
   }

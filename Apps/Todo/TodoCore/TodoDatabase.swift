@@ -4,14 +4,15 @@ import GRDB
 
 /// The Todo database: tasks and their undo history in one SQLite file, through GRDB.
 ///
-/// Opening checks the file before changing anything: a file that is not SQLite, a SQLite database
-/// of another application, a corrupt file or one with a newer schema is reported as a
-/// ``TodoDatabaseError`` and left untouched. A new or empty file is set up: WAL mode (so several
-/// processes can use the file at once) and the schema, by migrations recorded in the file's
-/// schema version.
+/// Opening checks the file before changing anything, and refuses a file it cannot use with a
+/// ``TodoDatabaseError`` of its own (see ``init(path:creatingInEmptyFile:)``), leaving it byte
+/// for byte untouched. A missing file is created whole: set up in a file of its own beside it
+/// and linked into place, so no process ever sees a half-made database. The schema is made by
+/// GRDB's `DatabaseMigrator`; WAL mode lets several processes use the file at once.
 ///
-/// Every operation runs in one immediate transaction, against what the file holds then, and is
-/// recorded in the undo history in the same transaction, so undo works across runs and processes.
+/// Every operation runs in one immediate transaction, against what the file holds then, is
+/// recorded in the undo history in the same transaction (so undo works across runs and
+/// processes), and reports what it committed (``TodoCommit``).
 ///
 /// ```swift
 /// let database = try TodoDatabase(path: "/tmp/todo.sqlite")
@@ -19,7 +20,8 @@ import GRDB
 /// todo.send(.add(title: "Buy milk"))
 /// ```
 public final class TodoDatabase: Sendable {
-  /// The schema version this code writes; a file with a higher one is refused.
+  /// The schema version this code writes (the number of migrations, also kept in SQLite's
+  /// `user_version`); a file with a higher one is refused.
   public static let schemaVersion = 1
   /// The SQLite application id that marks a file as a Todo database ("Todo").
   public static let applicationID: Int32 = 0x546F_646F
@@ -28,141 +30,233 @@ public final class TodoDatabase: Sendable {
 
   /// The file's path.
   public let path: String
+  /// Whether the file is open read-only, because it cannot be written (see
+  /// ``init(path:creatingInEmptyFile:)``): reads work, every change fails with
+  /// ``TodoError/readOnly(path:)``.
+  public let isReadOnly: Bool
   private let queue: DatabaseQueue
   /// Writes run here one at a time, in the order they were enqueued.
   private let writes = DispatchQueue(label: "cascade.todo.writes")
 
-  /// Opens (or creates) the Todo database at `path`.
+  /// Opens the Todo database at `path`, creating it if there is no file.
   ///
-  /// - Throws: ``TodoDatabaseError`` when the file cannot be used; it is then left untouched.
-  public init(path: String) throws(TodoDatabaseError) {
+  /// A file without write permission (for anyone, or for this process) is opened read-only.
+  /// Refused, and left byte for byte untouched: an empty file (unless `creatingInEmptyFile`),
+  /// a truncated one, one that does not start with SQLite's header, a text file, another
+  /// application's SQLite database, a corrupt one, one with a newer schema, a directory,
+  /// another kind of file, an unreadable file.
+  ///
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - creatingInEmptyFile: Whether an existing empty (zero-byte) file becomes a new database.
+  /// - Throws: ``TodoDatabaseError`` when the file cannot be used.
+  public init(path: String, creatingInEmptyFile: Bool = false) throws(TodoDatabaseError) {
     self.path = path
-    try Self.checkHeader(path: path)
-    var configuration = Configuration()
-    configuration.busyMode = .timeout(30)
-    configuration.label = "todo"
+    var file = try TodoDatabaseFile.inspect(path)
+    if file == nil {
+      try Self.create(path)
+      file = try TodoDatabaseFile.inspect(path)
+    }
+    guard let file else {
+      throw .cannotOpen(path: path, detail: "it was removed while it was being opened")
+    }
+    if file.isEmpty && !creatingInEmptyFile { throw .emptyFile(path: path) }
+    if file.isEmpty && file.isReadOnly { throw .readOnly(path: path) }
+    isReadOnly = file.isReadOnly
+    let queue: DatabaseQueue
     do {
-      queue = try DatabaseQueue(path: path, configuration: configuration)
+      queue = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: isReadOnly))
     } catch {
       throw Self.openError(error, path: path)
     }
-    try validate()
-    do {
-      try queue.writeWithoutTransaction { db in
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
+    do throws(TodoDatabaseError) {
+      switch try Self.schema(of: queue, path: path) {
+      case .current: break
+      case .recorded where isReadOnly: break
+      case .recorded, .none:
+        if isReadOnly { throw TodoDatabaseError.readOnly(path: path) }
+        try Self.setUp(queue, path: path)
       }
     } catch {
-      throw .cannotOpen(path: path, detail: "\(error)")
+      try? queue.close()
+      throw error
     }
-    try migrate()
+    self.queue = queue
   }
 
   // MARK: - Opening
 
-  /// Refuses a non-empty file that does not start with SQLite's header.
-  private static func checkHeader(path: String) throws(TodoDatabaseError) {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return }
-    defer { try? handle.close() }
-    let header: Data
-    do {
-      header = try handle.read(upToCount: 16) ?? Data()
-    } catch {
-      throw .cannotOpen(path: path, detail: "\(error)")
-    }
-    if header.isEmpty { return }
-    guard header == Data("SQLite format 3\0".utf8) else { throw .notATodoDatabase(path: path) }
+  private static func configuration(readOnly: Bool) -> Configuration {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(30)
+    configuration.readonly = readOnly
+    configuration.label = "todo"
+    return configuration
   }
 
-  private static func openError(_ error: any Error, path: String) -> TodoDatabaseError {
-    if let error = error as? DatabaseError,
-      error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
-    {
-      return .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
+  /// The schema, by GRDB's migrator: each migration in a transaction of its own, recorded in
+  /// the file.
+  private static let migrator: DatabaseMigrator = {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      // A database made before the migrator (schema version 1) has these tables already.
+      if try !db.tableExists("task") {
+        try db.execute(
+          sql: """
+            CREATE TABLE task (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              title TEXT NOT NULL,
+              done INTEGER NOT NULL DEFAULT 0,
+              position INTEGER NOT NULL
+            );
+            CREATE TABLE history (
+              seq INTEGER PRIMARY KEY AUTOINCREMENT,
+              undone INTEGER NOT NULL DEFAULT 0,
+              changes TEXT NOT NULL
+            );
+            """
+        )
+      }
+      try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+      try db.execute(sql: "PRAGMA user_version = 1")
     }
-    return .cannotOpen(path: path, detail: "\(error)")
+    return migrator
+  }()
+
+  /// How far a database's schema is.
+  private enum Schema {
+    /// Every migration is applied.
+    case current
+    /// At ``schemaVersion``, but the migrations are not recorded (made before the migrator):
+    /// readable as it is, recorded when next opened for writing.
+    case recorded
+    /// Not set up: a new database.
+    case none
   }
 
-  /// Reads the file's identity without writing: a Todo database, an empty file, or neither.
-  private func validate() throws(TodoDatabaseError) {
-    let path = path
-    let identity: (application: Int32, version: Int, objects: Int)
+  /// Reads the database's identity without writing: the file must pass SQLite's quick check,
+  /// and be a Todo database of this schema or an older one, or a new one.
+  private static func schema(
+    of queue: DatabaseQueue,
+    path: String
+  ) throws(TodoDatabaseError) -> Schema {
+    let identity:
+      (application: Int32, version: Int, objects: Int, completed: Bool, superseded: Bool)
     do {
       identity = try queue.read { db in
-        let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? ""
-        guard check == "ok" else {
-          throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check)
+        let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        guard check == ["ok"] else {
+          throw DatabaseError(
+            resultCode: .SQLITE_CORRUPT,
+            message: check.first ?? "the quick check found nothing"
+          )
         }
         return (
           try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
           try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+          try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0,
+          try migrator.hasCompletedMigrations(db),
+          try migrator.hasBeenSuperseded(db)
         )
       }
-    } catch let error as DatabaseError {
-      throw .corrupt(path: path, detail: error.message ?? "\(error.resultCode)")
     } catch {
-      throw .corrupt(path: path, detail: "\(error)")
+      throw openError(error, path: path)
     }
-    if identity.application == Self.applicationID {
-      guard identity.version <= Self.schemaVersion else {
-        throw .newerSchema(path: path, version: identity.version, supported: Self.schemaVersion)
+    guard identity.application == applicationID else {
+      if identity.application != 0 || identity.objects > 0 { throw .notATodoDatabase(path: path) }
+      return .none
+    }
+    if identity.version > schemaVersion || identity.superseded {
+      throw .newerSchema(
+        path: path,
+        version: max(identity.version, schemaVersion + 1),
+        supported: schemaVersion
+      )
+    }
+    if identity.completed { return .current }
+    return identity.version == schemaVersion ? .recorded : .none
+  }
+
+  /// Sets up WAL mode and applies the migrations.
+  ///
+  /// Another process may be doing the same at once: a migration it applied first fails here, and
+  /// what matters is that every migration is applied.
+  private static func setUp(_ queue: DatabaseQueue, path: String) throws(TodoDatabaseError) {
+    do {
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
       }
-    } else if identity.application != 0 || identity.objects > 0 {
-      throw .notATodoDatabase(path: path)
+      try migrator.migrate(queue)
+    } catch {
+      let completed = try? queue.read { db in try migrator.hasCompletedMigrations(db) }
+      if completed == true { return }
+      throw openError(error, path: path)
     }
   }
 
-  /// The migrations, by the schema version they lead to.
-  private static let migrations: [(version: Int, migrate: @Sendable (Database) throws -> Void)] =
-    [
-      (
-        1,
-        { db in
-          try db.execute(
-            sql: """
-              CREATE TABLE task (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                title TEXT NOT NULL,
-                done INTEGER NOT NULL DEFAULT 0,
-                position INTEGER NOT NULL
-              );
-              CREATE TABLE history (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                undone INTEGER NOT NULL DEFAULT 0,
-                changes TEXT NOT NULL
-              );
-              """
-          )
-        }
-      )
-    ]
-
-  /// Brings the schema up to ``schemaVersion`` in one transaction (another process may be doing
-  /// the same: the version is read again under the write lock).
-  private func migrate() throws(TodoDatabaseError) {
-    let path = path
-    do {
-      try queue.inTransaction(.immediate) { db in
-        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if version > Self.schemaVersion {
-          throw TodoDatabaseError.newerSchema(
-            path: path,
-            version: version,
-            supported: Self.schemaVersion
-          )
-        }
-        guard version < Self.schemaVersion else { return .commit }
-        for migration in Self.migrations where migration.version > version {
-          try migration.migrate(db)
-        }
-        try db.execute(sql: "PRAGMA application_id = \(Self.applicationID)")
-        try db.execute(sql: "PRAGMA user_version = \(Self.schemaVersion)")
-        return .commit
+  /// Makes a new database at `path`, whole.
+  ///
+  /// It is set up in a file of its own in the same directory, then linked into place, so that
+  /// another process sees no file, or a whole database. If another process made one first, that
+  /// one is kept.
+  private static func create(_ path: String) throws(TodoDatabaseError) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).new").path
+    let files = FileManager.default
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"] {
+        try? files.removeItem(atPath: temporary + suffix)
       }
-    } catch let error as TodoDatabaseError {
-      throw error
+    }
+    do {
+      let queue = try DatabaseQueue(path: temporary, configuration: configuration(readOnly: false))
+      try setUp(queue, path: path)
+      try queue.close()
     } catch {
-      throw .cannotOpen(path: path, detail: "\(error)")
+      throw .cannotCreate(path: path, detail: describe(error))
+    }
+    do {
+      try files.linkItem(atPath: temporary, toPath: path)
+    } catch {
+      if files.fileExists(atPath: path) { return }
+      // A file system without hard links: moved into place (if no file has appeared meanwhile).
+      do {
+        try files.moveItem(atPath: temporary, toPath: path)
+      } catch {
+        if files.fileExists(atPath: path) { return }
+        throw .cannotCreate(path: path, detail: error.localizedDescription)
+      }
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    if let error = error as? TodoDatabaseError {
+      switch error {
+      case .cannotOpen(_, let detail), .cannotCreate(_, let detail), .corrupt(_, let detail):
+        return detail
+      default: return error.description
+      }
+    }
+    if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+    return "\(error)"
+  }
+
+  private static func openError(_ error: any Error, path: String) -> TodoDatabaseError {
+    if let error = error as? TodoDatabaseError { return error }
+    guard let error = error as? DatabaseError else {
+      return .cannotOpen(path: path, detail: "\(error)")
+    }
+    let detail = error.message ?? "\(error.resultCode)"
+    switch error.resultCode {
+    case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+      return .corrupt(path: path, detail: detail)
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      return .busy(path: path)
+    case .SQLITE_READONLY:
+      return .readOnly(path: path)
+    default:
+      return .cannotOpen(path: path, detail: detail)
     }
   }
 
@@ -175,29 +269,51 @@ public final class TodoDatabase: Sendable {
     do {
       return try queue.read { db in try Self.snapshot(db) }
     } catch {
-      throw .storage("\(error)")
+      throw storageError(error)
     }
   }
 
-  /// Performs `operation` in one transaction and returns what the database holds afterwards.
+  /// Performs `operation` in one transaction and returns what it committed and what the
+  /// database holds afterwards.
+  ///
+  /// A reload only reads (it works on a read-only file).
   ///
   /// - Throws: ``TodoError``: the operation does not apply to what is stored (an unknown id,
-  ///   nothing to undo), or the database failed; nothing was changed then.
+  ///   nothing to undo), the file is read-only, or the database failed; nothing was changed
+  ///   then.
   @discardableResult
-  public func perform(_ operation: TodoOperation) throws(TodoError) -> TodoSnapshot {
+  public func perform(
+    _ operation: TodoOperation
+  ) throws(TodoError) -> (commit: TodoCommit, snapshot: TodoSnapshot) {
+    if operation == .reload {
+      return (TodoCommit(tasks: []), try load())
+    }
+    if isReadOnly { throw .readOnly(path: path) }
     do {
-      var snapshot: TodoSnapshot?
+      var outcome: (commit: TodoCommit, snapshot: TodoSnapshot)?
       try queue.inTransaction(.immediate) { db in
-        try Self.apply(operation, db)
-        snapshot = try Self.snapshot(db)
+        let applied = try Self.apply(operation, db)
+        outcome = (
+          TodoCommit(tasks: applied.addressed),
+          try Self.snapshot(db, tasks: applied.tasks)
+        )
         return .commit
       }
-      guard let snapshot else { throw TodoError.storage("the transaction did not commit") }
-      return snapshot
+      guard let outcome else { throw TodoError.storage("the transaction did not commit") }
+      return outcome
     } catch let error as TodoError {
       throw error
     } catch {
-      throw .storage("\(error)")
+      throw storageError(error)
+    }
+  }
+
+  private func storageError(_ error: any Error) -> TodoError {
+    guard let error = error as? DatabaseError else { return .storage("\(error)") }
+    switch error.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy(path: path)
+    case .SQLITE_READONLY: return .readOnly(path: path)
+    default: return .storage(error.message ?? "\(error.resultCode)")
     }
   }
 
@@ -212,10 +328,12 @@ public final class TodoDatabase: Sendable {
     writes.async { [self] in
       let result: TodoWriteResult
       do throws(TodoError) {
+        let outcome = try perform(write.operation)
         result = TodoWriteResult(
           writeID: write.id,
           error: nil,
-          snapshot: try perform(write.operation)
+          commit: outcome.commit,
+          snapshot: outcome.snapshot
         )
       } catch {
         result = TodoWriteResult(writeID: write.id, error: error, snapshot: try? load())
@@ -258,9 +376,16 @@ public final class TodoDatabase: Sendable {
 
   // MARK: - SQL
 
-  private static func snapshot(_ db: Database) throws -> TodoSnapshot {
+  /// What the database holds; `tasks` when the caller has just read or written them in the
+  /// same transaction.
+  private static func snapshot(
+    _ db: Database,
+    tasks known: [TodoTask]? = nil
+  ) throws
+    -> TodoSnapshot
+  {
     TodoSnapshot(
-      tasks: try tasks(db),
+      tasks: try known ?? tasks(db),
       nextID: try nextID(db),
       canUndo: try Bool.fetchOne(
         db,
@@ -273,11 +398,18 @@ public final class TodoDatabase: Sendable {
     )
   }
 
+  /// The tasks in list order, read through a cursor by column index: read whole for every
+  /// write, so their cost is that of the list.
   private static func tasks(_ db: Database) throws -> [TodoTask] {
-    try Row.fetchAll(db, sql: "SELECT id, title, done, position FROM task ORDER BY position, id")
-      .map { row in
-        TodoTask(id: row["id"], title: row["title"], done: row["done"], position: row["position"])
-      }
+    let rows = try Row.fetchCursor(
+      db,
+      sql: "SELECT id, title, done, position FROM task ORDER BY position, id"
+    )
+    var tasks: [TodoTask] = []
+    while let row = try rows.next() {
+      tasks.append(TodoTask(id: row[0], title: row[1], done: row[2], position: row[3]))
+    }
+    return tasks
   }
 
   private static func nextID(_ db: Database) throws -> Int {
@@ -287,17 +419,24 @@ public final class TodoDatabase: Sendable {
     return max(sequence, largest) + 1
   }
 
-  private static func apply(_ operation: TodoOperation, _ db: Database) throws {
+  /// Applies `operation` and returns the tasks it was about, as it left them (see
+  /// ``TodoCommit/tasks``), and every task, in list order, as it left them.
+  private static func apply(
+    _ operation: TodoOperation,
+    _ db: Database
+  ) throws -> (addressed: [TodoTask], tasks: [TodoTask]) {
     switch operation {
-    case .reload: return
-    case .undo: try step(db, undoing: true)
-    case .redo: try step(db, undoing: false)
+    case .reload: return ([], try tasks(db))
+    case .undo: return try step(db, undoing: true)
+    case .redo: return try step(db, undoing: false)
     default:
       let before = try tasks(db)
-      var list = TodoList(tasks: before, nextID: try nextID(db))
+      let firstNewID = try nextID(db)
+      var list = TodoList(tasks: before, nextID: firstNewID)
       try list.apply(operation)
+      let addressed = addressed(by: operation, before: before, after: list.tasks, firstNewID)
       let changes = TaskChange.between(before, list.tasks)
-      guard !changes.isEmpty else { return }
+      guard !changes.isEmpty else { return (addressed, list.tasks) }
       try store(changes.map { ($0.id, $0.after) }, db)
       try db.execute(sql: "DELETE FROM history WHERE undone = 1")
       try db.execute(
@@ -308,11 +447,36 @@ public final class TodoDatabase: Sendable {
         sql: "DELETE FROM history WHERE seq <= (SELECT max(seq) FROM history) - ?",
         arguments: [historyLimit]
       )
+      return (addressed, list.tasks)
     }
   }
 
-  /// Undoes the latest change, or redoes the earliest undone one.
-  private static func step(_ db: Database, undoing: Bool) throws {
+  /// The tasks `operation` names, from the lists before and after it: the new ones (their ids
+  /// start at `firstNewID`), the one it changed, or the one it deleted (as it was).
+  private static func addressed(
+    by operation: TodoOperation,
+    before: [TodoTask],
+    after: [TodoTask],
+    _ firstNewID: Int
+  ) -> [TodoTask] {
+    switch operation {
+    case .add, .importTasks:
+      return after.filter { $0.id >= firstNewID }
+    case .edit(let id, _), .setDone(let id, _), .move(let id, _):
+      return after.filter { $0.id == id }
+    case .delete(let id):
+      return before.filter { $0.id == id }
+    case .undo, .redo, .reload:
+      return []
+    }
+  }
+
+  /// Undoes the latest change, or redoes the earliest undone one; returns the tasks it changed
+  /// as it left them (one it deleted as it was), and every task in list order.
+  private static func step(
+    _ db: Database,
+    undoing: Bool
+  ) throws -> (addressed: [TodoTask], tasks: [TodoTask]) {
     let sql =
       undoing
       ? "SELECT seq, changes FROM history WHERE undone = 0 ORDER BY seq DESC LIMIT 1"
@@ -329,12 +493,19 @@ public final class TodoDatabase: Sendable {
       arguments: [undoing, seq]
     )
     // Another process may have changed the list since: close any gap in the positions.
-    for (index, task) in try tasks(db).enumerated() where task.position != index {
+    var final = try tasks(db)
+    for (index, task) in final.enumerated() where task.position != index {
       try db.execute(
         sql: "UPDATE task SET position = ? WHERE id = ?",
         arguments: [index, task.id]
       )
+      final[index].position = index
     }
+    let now = Dictionary(uniqueKeysWithValues: final.map { ($0.id, $0) })
+    let addressed = changes.compactMap { change in
+      now[change.id] ?? (undoing ? change.after : change.before)
+    }
+    return (addressed, final)
   }
 
   /// Writes each task version: `nil` deletes the task.
@@ -360,10 +531,13 @@ struct TaskChange: Codable, Equatable {
 
   /// The tasks that differ between two lists, by id.
   static func between(_ before: [TodoTask], _ after: [TodoTask]) -> [TaskChange] {
-    let old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
-    let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
-    return Set(old.keys).union(new.keys).sorted().compactMap { id in
-      old[id] == new[id] ? nil : TaskChange(id: id, before: old[id], after: new[id])
+    var old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
+    var changes: [TaskChange] = []
+    for task in after {
+      let previous = old.removeValue(forKey: task.id)
+      if previous != task { changes.append(TaskChange(id: task.id, before: previous, after: task)) }
     }
+    for (id, task) in old { changes.append(TaskChange(id: id, before: task, after: nil)) }
+    return changes.sorted { $0.id < $1.id }
   }
 }
