@@ -37,12 +37,14 @@ import TodoCore
         #expect(run.status == 0, "todo \(arguments): \(run.errors)")
         return run
       }
-      #expect(try await todo("add", "Buy milk").output == "added #1 Buy milk\n")
-      #expect(try await todo("add", "Walk the dog").output == "added #2 Walk the dog\n")
+      #expect(try await todo("add", "Buy milk").output == "added #1 \"Buy milk\"\n")
+      #expect(try await todo("add", "Walk the dog").output == "added #2 \"Walk the dog\"\n")
       _ = try await todo("add", "Write report")
-      _ = try await todo("done", "1")
-      _ = try await todo("edit", "2", "Walk the cat")
-      _ = try await todo("mv", "3", "--to", "1")
+      #expect(try await todo("done", "1").output == "done #1 \"Buy milk\"\n")
+      #expect(try await todo("edit", "2", "Walk the cat").output == "edited #2 \"Walk the cat\"\n")
+      #expect(
+        try await todo("mv", "3", "--to", "1").output == "moved #3 \"Write report\" to position 1\n"
+      )
       #expect(
         try await todo("list").output
           == "1. [ ] #3 Write report\n2. [x] #1 Buy milk\n3. [ ] #2 Walk the cat\n"
@@ -51,13 +53,14 @@ import TodoCore
       #expect(
         try await todo("list", "--active", "--search", "CAT").output == "3. [ ] #2 Walk the cat\n"
       )
-      _ = try await todo("rm", "1")
-      _ = try await todo("undone", "2")  // changes nothing: not an undo step
+      #expect(try await todo("rm", "1").output == "removed #1 \"Buy milk\"\n")
+      // Changes nothing (not an undo step), and says how the task is.
+      #expect(try await todo("undone", "2").output == "not done #2 \"Walk the cat\"\n")
       _ = try await todo("done", "3")
       _ = try await todo("done", "3")  // changes nothing: not an undo step
       #expect(try await Self.tasks(in: directory).map(\.done) == [true, false])
       // Undo and redo, each in a run of its own.
-      _ = try await todo("undo")
+      #expect(try await todo("undo").output == "undid the change to #3 \"Write report\"\n")
       _ = try await todo("undo")
       #expect(
         try await Self.tasks(in: directory).map(\.title) == [
@@ -109,8 +112,10 @@ import TodoCore
         ["--db", "notes.txt", "add", "x"],
         in: directory
       )
-      #expect(run.status != 0)
-      #expect(run.errors.contains("notes.txt is not a Todo database; it was left untouched"))
+      #expect(run.status == 65)
+      #expect(
+        run.errors == "todo: notes.txt is a text file, not a Todo database; it was left untouched\n"
+      )
       #expect(try Data(contentsOf: notes) == Data("Buy milk\n".utf8))
     }
   }
@@ -131,13 +136,16 @@ import TodoCore
           """,
         in: directory
       )
-      #expect(run.status == 0)
+      // The first line that failed is not a command: 64.
+      #expect(run.status == 64)
       #expect(
         run.output
           == """
-          added #1 Buy milk
-          added #2 Walk the dog
+          added #1 "Buy milk"
+          added #2 "Walk the dog"
+          done #1 "Buy milk"
           1. [x] #1 Buy milk
+          undid the change to #1 "Buy milk"
           1. [ ] #1 Buy milk
           2. [ ] #2 Walk the dog
 

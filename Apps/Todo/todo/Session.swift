@@ -1,5 +1,6 @@
 import AppSupport
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import TodoCore
 
@@ -10,6 +11,10 @@ struct Session {
   let path: String
   /// The session: live, recorded (`--record`) or replayed (`--replay`, with no database).
   let app: AppSession<TodoIntent, TodoState>
+  /// Whether acknowledgements are left out (`--quiet`).
+  let quiet: Bool
+  /// The database, closed by ``finish()``; `nil` in a replay.
+  let database: TodoDatabase?
   /// The service.
   var service: any AppService<TodoIntent, TodoState> { app.service }
 
@@ -18,18 +23,24 @@ struct Session {
   init(_ options: Options) throws {
     let path = try options.db ?? Self.defaultPath()
     self.path = path
-    app = makeTodoSession(options.architecture, database: try Self.open(path), command: "shell")
+    quiet = options.quiet
+    let database = try Self.open(path, options)
+    self.database = database
+    app = makeTodoSession(options.architecture, database: database, command: "shell")
     try checkLoaded()
   }
 
   /// The session of `command`: replayed from `--replay` (no database is opened), or live on the
   /// database, and recorded to `--record`.
   ///
-  /// - Throws: `ExitCode` after printing why, when the database cannot be used (1), or the
-  ///   recording cannot be replayed (65, 66) or created (74).
+  /// - Throws: `ExitCode` after printing why, when the database cannot be used (its
+  ///   ``TodoDatabaseError/exitStatus``), or the recording cannot be replayed (65, 66) or
+  ///   created (74).
   init(_ options: Options, command: String) throws {
+    quiet = options.quiet
     if let replay = options.recording.replay {
       path = try options.db ?? Self.defaultPath(creating: false)
+      database = nil
       do {
         app = try replayTodoSession(
           options.architecture,
@@ -43,9 +54,11 @@ struct Session {
     } else {
       let path = try options.db ?? Self.defaultPath()
       self.path = path
+      let database = try Self.open(path, options)
+      self.database = database
       app = makeTodoSession(
         options.architecture,
-        database: try Self.open(path),
+        database: database,
         command: command,
         recordingTo: options.recording.record.map { URL(fileURLWithPath: $0) }
       )
@@ -80,19 +93,36 @@ struct Session {
   ///   when records were lost.
   func finish() async throws {
     try await reportingReplayErrors { try await app.finish() }
+    // Every write has ended: closing now folds the write-ahead log into the file (when no other
+    // process has it open), rather than leaving it beside it. A close that fails loses nothing.
+    try? await database?.close()
     if let problem = app.recordingProblem {
       Self.complain("the recording is incomplete: \(problem)")
       throw ExitCode(RecordingOptions.cannotRecord)
     }
   }
 
-  /// The database at `path`; one that cannot be used ends the run.
-  private static func open(_ path: String) throws -> TodoDatabase {
+  /// The database at `path`; one that cannot be used ends the run with its exit status.
+  ///
+  /// With `--recover`, a file that is damaged or not a Todo database is moved aside and a new
+  /// database started, and standard error says so; with `--create`, an empty file becomes a new
+  /// database.
+  private static func open(_ path: String, _ options: Options) throws -> TodoDatabase {
     do {
-      return try TodoDatabase(path: path)
+      return try TodoDatabase(path: path, creatingInEmptyFile: options.create)
+    } catch let error where options.recover && error.isRecoverable {
+      do {
+        let moved = try TodoDatabase.recover(path: path)
+        let database = try TodoDatabase(path: path)
+        complain("\(path) \(error.problem): moved it to \(moved) and started a new database")
+        return database
+      } catch {
+        complain(error.description)
+        throw ExitCode(error.exitStatus.rawValue)
+      }
     } catch {
-      complain("\(error)")
-      throw ExitCode.failure
+      complain(error.description)
+      throw ExitCode(error.exitStatus.rawValue)
     }
   }
 
@@ -100,7 +130,7 @@ struct Session {
   private func checkLoaded() throws {
     if let error = service.currentState.lastError {
       Self.complain("\(error)")
-      throw ExitCode.failure
+      throw ExitCode(error.exitStatus.rawValue)
     }
   }
 
@@ -118,21 +148,63 @@ struct Session {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       }
     } catch {
-      complain("cannot create \(directory.path): \(error)")
-      throw ExitCode.failure
+      complain("cannot create \(directory.path): \(error.localizedDescription)")
+      throw ExitCode(ExitStatus.ioError.rawValue)
     }
     return directory.appendingPathComponent("todo.sqlite").path
   }
 
-  /// Sends `intent`, waits until it is written, and fails the run if it was refused or failed.
+  /// Sends `intent`, waits until it is written, and fails the run if it was refused or failed
+  /// (with the error's exit status).
   @discardableResult
   func perform(_ intent: TodoIntent) async throws -> TodoState {
     let state = try await app.perform(intent, timeout: .seconds(60))
     if let error = state.lastError {
       Self.complain("\(error)")
-      throw ExitCode.failure
+      throw ExitCode(error.exitStatus.rawValue)
     }
     return state
+  }
+
+  /// Performs `intent` and says what it did (unless `--quiet`), from what its transaction
+  /// committed: `added #12 "Buy milk"`.
+  @discardableResult
+  func apply(_ intent: TodoIntent) async throws -> TodoState {
+    let state = try await perform(intent)
+    if !quiet, let line = Self.acknowledgement(of: intent, commit: state.lastCommit) {
+      StandardOutput.print(line)
+    }
+    return state
+  }
+
+  /// What `intent` did, for the user, from what its write committed; `nil` when it changes
+  /// nothing to report (a filter, a search, a reload).
+  static func acknowledgement(of intent: TodoIntent, commit: TodoCommit?) -> String? {
+    guard let tasks = commit?.tasks else { return nil }
+    func changed(_ verb: String) -> String {
+      switch tasks.count {
+      case 0: "\(verb) nothing"
+      case 1: "\(verb) the change to \(named(tasks[0]))"
+      default: "\(verb) the change to \(tasks.count) tasks"
+      }
+    }
+    switch intent {
+    case .add: return tasks.first.map { "added \(named($0))" }
+    case .edit: return tasks.first.map { "edited \(named($0))" }
+    case .delete: return tasks.first.map { "removed \(named($0))" }
+    case .setDone, .toggle:
+      return tasks.first.map { "\($0.done ? "done" : "not done") \(named($0))" }
+    case .move: return tasks.first.map { "moved \(named($0)) to position \($0.position + 1)" }
+    case .undo: return changed("undid")
+    case .redo: return changed("redid")
+    case .importTasks: return "imported \(tasks.count) task\(tasks.count == 1 ? "" : "s")"
+    case .filter, .search, .reload: return nil
+    }
+  }
+
+  /// `#12 "Buy milk"`, control characters escaped.
+  static func named(_ task: TodoTask) -> String {
+    "#\(task.id) \"\(DisplayText.escaped(task.title))\""
   }
 
   /// The state after reading the database again, with the filter and search applied.
@@ -159,7 +231,7 @@ struct Session {
       data = bytes
     case .failure(let reason):
       Self.complain("cannot read \(file): \(reason)")
-      throw ExitCode.failure
+      throw ExitCode(ExitStatus.noInput.rawValue)
     default:
       throw app.unexpected(read, for: "import")
     }
@@ -168,10 +240,10 @@ struct Session {
       drafts = try TodoTransfer.drafts(from: data)
     } catch {
       Self.complain("cannot import \(file): \(error)")
-      throw ExitCode.failure
+      throw ExitCode(ExitStatus.dataError.rawValue)
     }
-    try await perform(.importTasks(drafts))
-    return drafts.count
+    let state = try await perform(.importTasks(drafts))
+    return state.lastCommit?.tasks.count ?? 0
   }
 
   /// Exports every task to a JSON file, written atomically.
@@ -191,7 +263,7 @@ struct Session {
     case .flag: return tasks.count
     case .failure(let reason):
       Self.complain("cannot write \(file): \(reason)")
-      throw ExitCode.failure
+      throw ExitCode(ExitStatus.ioError.rawValue)
     default:
       throw app.unexpected(written, for: "export")
     }
@@ -202,45 +274,45 @@ struct Session {
   func run(_ command: TodoCommand) async throws -> TodoCommand {
     switch command {
     case .intent(let intent):
-      // Another process may have changed the list since this session last read it.
+      // Another process may have changed the list since this session last read it: what the
+      // intent is checked against must be read again. An add is checked against nothing stored
+      // (its write reports the list afterwards).
       switch intent {
-      case .filter, .search, .reload: break
+      case .filter, .search, .reload, .add, .importTasks: break
       default: try await perform(.reload)
       }
-      let id = service.currentState.nextID
-      let state = try await perform(intent)
-      if case .add = intent, let task = state.task(id: id) {
-        print("added #\(task.id) \(task.title)")
-      }
-      if case .search = intent { print(Self.render(state), terminator: "") }
+      let state = try await apply(intent)
+      if case .search = intent { StandardOutput.write(Self.render(state)) }
     case .list(let filter, let search):
-      print(Self.render(try await list(filter: filter, search: search)), terminator: "")
+      StandardOutput.write(Self.render(try await list(filter: filter, search: search)))
     case .importFile(let file):
       let count = try await importFile(file)
-      print("imported \(count) task\(count == 1 ? "" : "s")")
+      if !quiet { StandardOutput.print("imported \(count) task\(count == 1 ? "" : "s")") }
     case .exportFile(let file):
       let count = try await exportFile(file)
-      print("exported \(count) task\(count == 1 ? "" : "s")")
+      if !quiet { StandardOutput.print("exported \(count) task\(count == 1 ? "" : "s")") }
     case .help:
-      print(TodoCommandLine.help)
+      StandardOutput.print(TodoCommandLine.help)
     case .quit, .nothing:
       break
     }
     return command
   }
 
-  /// The visible tasks, one per line: position, box, id and title.
+  /// The visible tasks, one per line: position, box, id and title (control characters
+  /// escaped, so that a title is one line and sends nothing to the terminal).
   static func render(_ state: TodoState) -> String {
     let visible = state.visibleTasks
     guard !visible.isEmpty else { return "no tasks\n" }
     return visible.map { task in
-      "\(task.position + 1). [\(task.done ? "x" : " ")] #\(task.id) \(task.title)\n"
+      "\(task.position + 1). [\(task.done ? "x" : " ")] #\(task.id) "
+        + "\(DisplayText.escaped(task.title))\n"
     }.joined()
   }
 
-  /// Prints a message to standard error.
+  /// Prints a message to standard error, on one line (control characters escaped).
   static func complain(_ message: String) {
-    FileHandle.standardError.write(Data("todo: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("todo: \(DisplayText.escaped(message))\n".utf8))
   }
 }
 
