@@ -124,7 +124,12 @@ public final class MovieCatalogServer: Sendable {
     } catch {
       throw StartError(description: "invalid IPv4 address '\(host)'")
     }
-    let server = HTTPServer(address: address, timeout: 600, logger: .disabled)
+    let server = HTTPServer(
+      address: address,
+      timeout: 600,
+      pool: NoDelaySocketPool(base: HTTPServer.defaultPool()),
+      logger: .disabled
+    )
     for path in ["/discover/movie", "/3/discover/movie"] {
       await server.appendRoute(HTTPRoute(method: .GET, path: path)) { [self] request in
         await self.respond(to: request)
