@@ -5,11 +5,11 @@ struct ReplyHead: Sendable, Equatable {
   /// The status code.
   var status: Int
   /// The `Content-Type` header, if any.
-  var contentType: String?
+  var contentType: String? = nil
   /// The `Content-Length` header, if any.
-  var contentLength: Int?
+  var contentLength: Int? = nil
   /// The `Retry-After` header, if any.
-  var retryAfter: String?
+  var retryAfter: String? = nil
 }
 
 /// One `GET` of a page, as the client asks its transport for it.

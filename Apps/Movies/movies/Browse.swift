@@ -16,16 +16,17 @@ struct Browse: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Pages through the catalog interactively: next, refresh, retry, quit.",
     discussion: """
-      Keys, one a line: n, next or Enter for the next page; r or refresh to start over from \\
-      page 1; t or retry to load a failed page again; q, quit or exit to leave (as does the \\
-      end of input). Typed at a terminal, each key is asked for with the prompt `movies> `; \\
-      while a page loads, a terminal shows `Loading page N…`. An unknown key is reported on \\
+      Keys, one a line: n, next or Enter for the next page; r or refresh to start over from \
+      page 1; t or retry to load a failed page again; q, quit or exit to leave (as does the \
+      end of input). Typed at a terminal, each key is asked for with the prompt `movies> `; \
+      while a page loads, a terminal shows `Loading page N…`. An unknown key is reported on \
       standard error and browsing goes on; a failed page is shown and browsing goes on.
 
-      \\(RecordingOptions.help)
+      \(RecordingOptions.help)
 
-      \\(ExitStatus.helpText)
-        (65: a line of input that is not UTF-8, which ends browsing.)
+      \(ExitStatus.helpText)
+
+      A line of input that is not UTF-8 ends browsing with 65.
       """
   )
 

@@ -16,15 +16,16 @@ struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Prints the films of the first pages (--pages N) or of every page (--all).",
     discussion: """
-      When a page fails, the films of the pages loaded before it are printed, then why it \\
+      When a page fails, the films of the pages loaded before it are printed, then why it \
       failed, on standard error. A catalog without films prints "no movies" ([] with --json).
 
-      \\(RecordingOptions.help)
+      \(RecordingOptions.help)
 
-      \\(ExitStatus.helpText)
-        (65: a reply that is not a page: malformed, not JSON, over --max-body-bytes; 75: a \\
-      page that timed out, could not be reached, was cut short, or got HTTP 5xx or 429; 1: \\
-      another HTTP status.)
+      \(ExitStatus.helpText)
+
+      A failed page ends list with 65 when the reply is not a page (malformed, not JSON, over \
+      --max-body-bytes), 75 when it is worth trying later (a timeout, a server that could not \
+      be reached, a reply cut short, HTTP 5xx or 429), and 1 for another HTTP status.
       """
   )
 

@@ -9,10 +9,10 @@ struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Runs the catalog server alone, until interrupted (Ctrl-C).",
     discussion: """
-      The fault options make pages misbehave, to see how a client copes: each takes a page \\
+      The fault options make pages misbehave, to see how a client copes: each takes a page \
       number (1 to 500) and may be repeated.
 
-      \\(ExitStatus.helpText)
+      \(ExitStatus.helpText)
       """
   )
 
