@@ -8,7 +8,8 @@ import NIOHTTP1
 ///
 /// On Linux, Foundation's `URLSession` runs libcurl behind dispatch sources, and hands every
 /// request from thread to thread: it took about 1.2 ms a page on loopback where curl took 0.5
-/// ms. AsyncHTTPClient runs on SwiftNIO's event loop.
+/// ms. AsyncHTTPClient runs on SwiftNIO's event loop; its delegate API reads the answer there,
+/// and the page is decoded and delivered from there, without another thread.
 struct AsyncHTTPClientTransport: PageTransport {
   /// One client for the process, never shut down, as AsyncHTTPClient recommends.
   ///
@@ -27,35 +28,97 @@ struct AsyncHTTPClientTransport: PageTransport {
     )
   }()
 
-  func fetch(
+  func start(
     _ fetch: PageFetch,
-    check: @escaping @Sendable (ReplyHead) -> MoviesError?
-  ) async -> Result<Data, MoviesError> {
-    var request = HTTPClientRequest(url: fetch.url.absoluteString)
-    request.method = .GET
-    for (name, value) in fetch.headers { request.headers.add(name: name, value: value) }
-    var reader: BodyReader?
+    check: @escaping @Sendable (ReplyHead) -> MoviesError?,
+    completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
+  ) -> @Sendable () -> Void {
+    let request: HTTPClient.Request
     do {
-      let response = try await Self.client.execute(request, deadline: Self.deadline(fetch.backstop))
-      let head = ReplyHead(
-        status: Int(response.status.code),
-        contentType: response.headers.first(name: "Content-Type"),
-        contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0) },
-        retryAfter: response.headers.first(name: "Retry-After")
+      request = try HTTPClient.Request(
+        url: fetch.url.absoluteString,
+        method: .GET,
+        headers: HTTPHeaders(fetch.headers.map { ($0.key, $0.value) })
       )
-      // Leaving the body unread closes the connection: nothing more is read.
-      if let failure = check(head) { return .failure(failure) }
-      var body = BodyReader(head: head, limit: fetch.maxBodyBytes)
-      if body.announcedTooLarge { return .failure(.bodyTooLarge(limit: body.limit)) }
-      reader = body
-      for try await chunk in response.body {
-        if let failure = body.append(chunk.readableBytesView) { return .failure(failure) }
-        reader = body
-      }
-      return body.finish()
     } catch {
-      if let reader, !Task.isCancelled { return .failure(reader.brokenOff) }
-      return .failure(Self.describe(error))
+      completion(.failure(Self.describe(error)))
+      return {}
+    }
+    let delegate = PageDelegate(limit: fetch.maxBodyBytes, check: check)
+    let task = Self.client.execute(
+      request: request,
+      delegate: delegate,
+      deadline: Self.deadline(fetch.backstop)
+    )
+    // On the delegate's event loop, after its last call.
+    task.futureResult.whenComplete { result in
+      completion(result.mapError { delegate.failure(for: $0) })
+    }
+    return { task.cancel() }
+  }
+
+  /// Reads one answer on its event loop: checks the head, counts the body.
+  final class PageDelegate: HTTPClientResponseDelegate, @unchecked Sendable {
+    // Safety: AsyncHTTPClient calls a delegate on one event loop, one call after another, and
+    // completes the task's future on that loop after the last call.
+    typealias Response = Data
+
+    private let limit: Int
+    private let check: @Sendable (ReplyHead) -> MoviesError?
+    private var reader: BodyReader?
+    private var failure: MoviesError?
+
+    /// The error a delegate fails the request with once it has a ``MoviesError``.
+    struct Stop: Error {}
+
+    init(limit: Int, check: @escaping @Sendable (ReplyHead) -> MoviesError?) {
+      self.limit = limit
+      self.check = check
+    }
+
+    func didReceiveHead(
+      task: HTTPClient.Task<Data>,
+      _ head: HTTPResponseHead
+    ) -> EventLoopFuture<Void> {
+      let reply = ReplyHead(
+        status: Int(head.status.code),
+        contentType: head.headers.first(name: "Content-Type"),
+        contentLength: head.headers.first(name: "Content-Length").flatMap { Int($0) },
+        retryAfter: head.headers.first(name: "Retry-After")
+      )
+      let body = BodyReader(head: reply, limit: limit)
+      reader = body
+      failure = check(reply) ?? (body.announcedTooLarge ? .bodyTooLarge(limit: limit) : nil)
+      return failure == nil
+        ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(Stop())
+    }
+
+    func didReceiveBodyPart(
+      task: HTTPClient.Task<Data>,
+      _ buffer: ByteBuffer
+    ) -> EventLoopFuture<Void> {
+      failure = reader?.append(buffer.readableBytesView)
+      return failure == nil
+        ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(Stop())
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Data>) throws -> Data {
+      switch reader?.finish() {
+      case .success(let body)?: return body
+      case .failure(let error)?:
+        failure = error
+        throw Stop()
+      case nil:
+        failure = .transport("no HTTP response")
+        throw Stop()
+      }
+    }
+
+    /// The typed failure for the error the request failed with.
+    func failure(for error: any Error) -> MoviesError {
+      if let failure { return failure }
+      if let reader, (error as? HTTPClientError) != .cancelled { return reader.brokenOff }
+      return AsyncHTTPClientTransport.describe(error)
     }
   }
 

@@ -20,23 +20,29 @@ struct PageFetch: Sendable {
   var headers: [String: String]
   /// The most bytes of body to read: the transport stops reading past them.
   var maxBodyBytes: Int
-  /// How long the transport itself lets the request run, a backstop behind the client's own
-  /// timer; `nil` for no limit.
+  /// How long the transport itself lets the request run: the page's timeout, or a backstop
+  /// behind the client's own timer; `nil` for no limit.
   var backstop: Duration?
 }
 
 /// The HTTP client under ``MoviesClient``: it makes the request, hands the head to the client's
 /// check, and reads the body within its size limit.
+///
+/// It calls back on its own thread (no hop to another one: a page takes a fraction of a
+/// millisecond on loopback, and each hop costs tens of microseconds).
 protocol PageTransport: Sendable {
-  /// Fetches `fetch`: calls `check` with the head, and stops there with the failure `check`
-  /// returns, if any; otherwise reads the body, and fails with
+  /// Starts fetching `fetch`: calls `check` with the head, and stops there with the failure
+  /// `check` returns, if any; otherwise reads the body, and fails with
   /// ``MoviesError/bodyTooLarge(limit:)`` past ``PageFetch/maxBodyBytes`` and with
   /// ``MoviesError/truncatedBody(received:expected:)`` when the connection closes before its end.
-  /// Cancelling the calling task cancels the request.
-  func fetch(
+  ///
+  /// - Returns: A function that cancels the request; `completion` may still be called after it,
+  ///   with a failure.
+  func start(
     _ fetch: PageFetch,
-    check: @escaping @Sendable (ReplyHead) -> MoviesError?
-  ) async -> Result<Data, MoviesError>
+    check: @escaping @Sendable (ReplyHead) -> MoviesError?,
+    completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
+  ) -> @Sendable () -> Void
 }
 
 /// What a transport reads of the body: the bytes, and why it stopped early.

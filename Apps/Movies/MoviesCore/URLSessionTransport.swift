@@ -33,28 +33,23 @@ final class URLSessionTransport: PageTransport {
     session.finishTasksAndInvalidate()
   }
 
-  func fetch(
+  func start(
     _ fetch: PageFetch,
-    check: @escaping @Sendable (ReplyHead) -> MoviesError?
-  ) async -> Result<Data, MoviesError> {
+    check: @escaping @Sendable (ReplyHead) -> MoviesError?,
+    completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
+  ) -> @Sendable () -> Void {
     var request = URLRequest(url: fetch.url)
     for (name, value) in fetch.headers { request.setValue(value, forHTTPHeaderField: name) }
-    let task = session.dataTask(with: request)
-    let box = TaskBox(task)
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        exchanges.begin(
-          task.taskIdentifier,
-          Exchange(limit: fetch.maxBodyBytes, check: check, continuation: continuation)
-        )
-        box.task.resume()
-      }
-    } onCancel: {
-      box.task.cancel()
-    }
+    let task = TaskBox(session.dataTask(with: request))
+    exchanges.begin(
+      task.task.taskIdentifier,
+      Exchange(limit: fetch.maxBodyBytes, check: check, completion: completion)
+    )
+    task.task.resume()
+    return { task.task.cancel() }
   }
 
-  /// A task, handed to the cancellation handler.
+  /// A task, handed to the function that cancels it.
   private struct TaskBox: @unchecked Sendable {
     // Safety: `URLSessionTask` is thread-safe; it only lacks the annotation on Linux.
     let task: URLSessionDataTask
@@ -65,18 +60,18 @@ final class URLSessionTransport: PageTransport {
   struct Exchange {
     let limit: Int
     let check: @Sendable (ReplyHead) -> MoviesError?
-    let continuation: CheckedContinuation<Result<Data, MoviesError>, Never>
+    let completion: @Sendable (Result<Data, MoviesError>) -> Void
     var reader: BodyReader?
     var failure: MoviesError?
 
     init(
       limit: Int,
       check: @escaping @Sendable (ReplyHead) -> MoviesError?,
-      continuation: CheckedContinuation<Result<Data, MoviesError>, Never>
+      completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
     ) {
       self.limit = limit
       self.check = check
-      self.continuation = continuation
+      self.completion = completion
     }
   }
 
@@ -138,7 +133,7 @@ final class URLSessionTransport: PageTransport {
     ) {
       guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
       else { return }
-      exchange.continuation.resume(returning: Self.outcome(of: exchange, error: error))
+      exchange.completion(Self.outcome(of: exchange, error: error))
     }
 
     static func outcome(of exchange: Exchange, error: (any Error)?) -> Result<Data, MoviesError> {
