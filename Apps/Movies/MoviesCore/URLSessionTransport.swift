@@ -111,6 +111,8 @@ final class URLSessionTransport: PageTransport {
         return exchange.failure == nil
       }
       completionHandler(allowed ? .allow : .cancel)
+      // FoundationNetworking goes on reading the body after `.cancel`: cancel the task itself.
+      if !allowed { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

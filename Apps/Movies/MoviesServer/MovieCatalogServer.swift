@@ -263,7 +263,8 @@ public final class MovieCatalogServer: Sendable {
         let padded = PaddedBody(json: Array(body), size: max(padding.bytes, body.count))
         let sequence =
           padding.announced
-          ? HTTPBodySequence(from: padded, count: padded.size) : HTTPBodySequence(from: padded)
+          ? HTTPBodySequence(from: padded, count: padded.size, suggestedBufferSize: 65_536)
+          : HTTPBodySequence(from: padded, suggestedBufferSize: 65_536)
         return HTTPResponse(
           statusCode: .ok,
           headers: [.contentType: "application/json"],
