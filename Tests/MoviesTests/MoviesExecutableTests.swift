@@ -12,10 +12,18 @@ import Testing
   static let executable = builtProduct(named: "movies")
 
   /// Runs `movies`; killed after 60 seconds.
+  ///
+  /// `list` and `browse` get `--timeout 50` unless told: the servers of these tests run in the
+  /// test process, which a full parallel test run can keep busy for longer than the default 10 s
+  /// (the timeout is a safety net, never what a test waits for).
   static func movies(_ arguments: [String], input: ChildInput = .text("")) async throws -> ChildRun
   {
     let executable = try #require(executable, "build the movies product first")
-    let run = try await runChild(executable, arguments, input: input)
+    let patient =
+      ["list", "browse"].contains(arguments.first)
+        && !arguments.contains { $0.hasPrefix("--timeout") }
+      ? arguments + ["--timeout", "50"] : arguments
+    let run = try await runChild(executable, patient, input: input)
     #expect(!run.timedOut && !run.signalled, "movies \(arguments): \(run.summary)")
     return run
   }
@@ -327,7 +335,9 @@ import Testing
   ) async throws {
     let executable = try #require(Self.executable)
     try await withServer { _, url in
-      let arguments = ["browse", "--api", url, "--architecture", architecture.rawValue]
+      let arguments = [
+        "browse", "--api", url, "--architecture", architecture.rawValue, "--timeout", "50",
+      ]
       let terminal = try await runChildInTerminal(executable, arguments, keys: "n\nbogus\nq\n")
       #expect(terminal.succeeded, "\(terminal.summary)")
       let screen = terminal.outputText
@@ -354,7 +364,11 @@ import Testing
     let executable = try #require(Self.executable)
     try await withServer { _, url in
       // Ctrl-D at the start of a line: the end of input at a terminal.
-      let run = try await runChildInTerminal(executable, ["browse", "--api", url], keys: "\u{4}")
+      let run = try await runChildInTerminal(
+        executable,
+        ["browse", "--api", url, "--timeout", "50"],
+        keys: "\u{4}"
+      )
       #expect(run.succeeded, "\(run.summary)")
       #expect(run.outputText.hasSuffix("(last page)\n") == false)
       #expect(run.outputText.hasSuffix("movies> \n"), "\(run.outputText.suffix(80))")

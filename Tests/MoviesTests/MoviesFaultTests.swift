@@ -123,7 +123,12 @@ import FoundationNetworking
     )
     let catalog = MovieCatalog(movies: MovieCatalog.small.movies, pageSize: 5)
     try await withServer(catalog: catalog, faults: faults) { _, url in
-      let client = try MoviesClient(baseURL: url, maxBodyBytes: 50_000, transport: transport)
+      let client = try MoviesClient(
+        baseURL: url,
+        timeout: .seconds(50),
+        maxBodyBytes: 50_000,
+        transport: transport
+      )
       #expect(await load(1, from: client) == .failure(.malformedBody("not JSON")))
       guard case .failure(.truncatedBody(let received, let expected?)) = await load(2, from: client)
       else {
@@ -140,7 +145,12 @@ import FoundationNetworking
       #expect(await load(6, from: client) == .failure(.tooManyRequests(retryAfter: .seconds(7))))
       #expect(try await load(6, from: client).get().page == 6)
       // A padded page under the limit is still a page: only its size was wrong.
-      let roomy = try MoviesClient(baseURL: url, maxBodyBytes: 200_000, transport: transport)
+      let roomy = try MoviesClient(
+        baseURL: url,
+        timeout: .seconds(50),
+        maxBodyBytes: 200_000,
+        transport: transport
+      )
       #expect(try await load(4, from: roomy).get().page == 4)
       #expect(try await load(5, from: roomy).get().page == 5)
     }

@@ -39,7 +39,10 @@ import Testing
     _ architecture: Architecture
   ) async throws {
     try await Self.withRecording { recording in
-      let arguments = ["list", "--pages", "2", "--architecture", architecture.rawValue]
+      // A generous timeout: the server runs in this process, which a full test run keeps busy.
+      let arguments = [
+        "list", "--pages", "2", "--architecture", architecture.rawValue, "--timeout", "50",
+      ]
       let (live, replayed) = try await withServer { server, url in
         let live = try await Self.movies(arguments + ["--api", url, "--record", recording])
         #expect(live.succeeded, "\(live.summary)")

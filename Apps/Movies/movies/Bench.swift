@@ -74,7 +74,7 @@ struct Bench: AsyncParsableCommand {
     Output.print("| HTTP client | path | pages | median | p90 | min | max |")
     Output.print("| --- | --- | --: | --: | --: | --: | --: |")
     for transport in transport.isEmpty ? MoviesClient.Transport.allCases : transport {
-      let client = try MoviesClient(baseURL: base, transport: transport)
+      let client = try MoviesClient(baseURL: base, timeout: .seconds(60), transport: transport)
       var app: [Duration] = []
       var alone: [Duration] = []
       do {
