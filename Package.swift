@@ -39,6 +39,9 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // The movies app's HTTP client on Linux (Foundation's URLSession on Apple platforms).
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     // MARK: - Modules
@@ -117,6 +120,14 @@ let package = Package(
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
         "CascadeMiddleware",
+        // Linux's HTTP transport: URLSession there costs about twice curl's time per page.
+        .product(
+          name: "AsyncHTTPClient",
+          package: "async-http-client",
+          condition: .when(platforms: [.linux])
+        ),
+        .product(name: "NIOCore", package: "swift-nio", condition: .when(platforms: [.linux])),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(platforms: [.linux])),
       ],
       path: "Apps/Movies/MoviesCore"
     ),

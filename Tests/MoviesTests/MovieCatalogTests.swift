@@ -81,10 +81,30 @@ import Testing
           Movie(id: 1, title: "Alien", releaseDate: "1979")
         ]
       )
-      try Data(#"{"films": []}"#.utf8).write(to: file)
-      #expect(throws: CatalogError.self) { try MovieCatalog.load(contentsOf: file) }
+      for (json, reason) in [
+        (#"{"films": []}"#, "is not a JSON array of films: the top level is not an array"),
+        (#"[{"id": 1, "title": "A"}, {"id": 2}]"#, "film 2 has no 'title'"),
+        (#"[{"id": "one", "title": "A"}]"#, "film 1: 'id' is not a whole number"),
+        (
+          #"[{"id": 1, "title": "A", "vote_average": "high"}]"#,
+          "film 1: 'vote_average' is not a number"
+        ),
+        (#"[{"id": 1, "title": "#, "is not valid JSON"),
+      ] {
+        try Data(json.utf8).write(to: file)
+        #expect(throws: CatalogError(file: file.path, line: nil, reason: reason)) {
+          try MovieCatalog.load(contentsOf: file)
+        }
+      }
       let missing = directory.appendingPathComponent("missing.json")
-      #expect(throws: CatalogError(file: missing.path, line: nil, reason: "cannot be read")) {
+      #expect(
+        throws: CatalogError(
+          file: missing.path,
+          line: nil,
+          reason: "there is no such file",
+          unreadable: true
+        )
+      ) {
         try MovieCatalog.load(contentsOf: missing)
       }
     }

@@ -4,12 +4,14 @@ import MoviesCore
 import MoviesServer
 import Testing
 
-/// The HTTP client against the real catalog server on loopback: pages, and each kind of
-/// failure mapped to its own typed error.
+/// The HTTP client against the real catalog server on loopback, through each HTTP client
+/// (AsyncHTTPClient and URLSession on Linux): pages, and each kind of failure mapped to its own
+/// typed error.
 @Suite(.checksResources) struct MoviesClientTests {
-  @Test func decodesAPage() async throws {
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func decodesAPage(_ transport: MoviesClient.Transport) async throws {
     try await withServer { _, url in
-      let client = try MoviesClient(baseURL: url)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
       let page = try await load(3, from: client).get()
       #expect(page.page == 3)
       #expect(page.totalPages == 3)
@@ -19,33 +21,41 @@ import Testing
     }
   }
 
-  @Test func mapsHTTPErrors() async throws {
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func mapsHTTPErrors(_ transport: MoviesClient.Transport) async throws {
     try await withServer(faults: ServerFaults(failingPages: [1: 1])) { _, url in
-      let client = try MoviesClient(baseURL: url)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
       #expect(await load(1, from: client) == .failure(.httpStatus(500)))
       #expect(await load(0, from: client) == .failure(.httpStatus(400)))
-      let elsewhere = try MoviesClient(baseURL: url + "/nothing/here")
+      let elsewhere = try MoviesClient(
+        baseURL: url + "/nothing/here",
+        timeout: .seconds(50),
+        transport: transport
+      )
       #expect(await load(1, from: elsewhere) == .failure(.httpStatus(404)))
     }
   }
 
-  @Test func mapsAMalformedBody() async throws {
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func mapsAMalformedBody(_ transport: MoviesClient.Transport) async throws {
     try await withServer(faults: ServerFaults(malformedPages: [2])) { _, url in
-      let client = try MoviesClient(baseURL: url)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
       #expect(await load(2, from: client) == .failure(.malformedBody("not JSON")))
     }
   }
 
-  @Test func mapsATimeout() async throws {
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func mapsATimeout(_ transport: MoviesClient.Transport) async throws {
     try await withServer(faults: ServerFaults(hangingPages: [1])) { _, url in
-      let client = try MoviesClient(baseURL: url, timeout: .milliseconds(500))
+      let client = try MoviesClient(baseURL: url, timeout: .milliseconds(500), transport: transport)
       #expect(await load(1, from: client) == .failure(.timeout))
     }
   }
 
-  @Test func mapsAnUnreachableServer() async throws {
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func mapsAnUnreachableServer(_ transport: MoviesClient.Transport) async throws {
     let url = try await withServer { _, url in url }  // stopped: nothing listens there now
-    let client = try MoviesClient(baseURL: url)
+    let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
     #expect(await load(1, from: client) == .failure(.transport("connection refused")))
   }
 

@@ -62,7 +62,7 @@ import Testing
     (["list", "--pages", "1", "--api", "notaurl"], "invalid API URL 'notaurl'"),
     (["list", "--pages", "1", "--api", "http://127.0.0.1:1"], "cannot reach the server"),
     (["list"], "--pages N or --all"),
-    (["list", "--all", "--architecture", "mvc"], "unknown architecture 'mvc'"),
+    (["list", "--all", "--architecture", "mvc"], "The value 'mvc' is invalid for '--architecture"),
     (["list", "--all", "--catalog", "/nonexistent/films.csv"], "/nonexistent/films.csv"),
   ])
   func failsOnBadInput(_ arguments: [String], _ message: String) async throws {

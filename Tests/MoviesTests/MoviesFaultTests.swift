@@ -47,7 +47,17 @@ import FoundationNetworking
       Fault(
         name: "connection closed mid-body",
         faults: ServerFaults(disconnectingPages: [2: 100]),
-        error: .transport("")
+        error: .truncatedBody(received: 0, expected: nil)
+      ),
+      Fault(
+        name: "HTML",
+        faults: ServerFaults(htmlPages: [2]),
+        error: .notJSON(contentType: "text/html; charset=utf-8")
+      ),
+      Fault(
+        name: "HTTP 429",
+        faults: ServerFaults(rateLimitedPages: [2: 100]),
+        error: .tooManyRequests(retryAfter: nil)
       ),
     ]
   }
@@ -75,14 +85,13 @@ import FoundationNetworking
         await clock.advance(by: timeout)
       }
       let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
-      if case .transport = fault.error {
-        // The message is the platform's (FoundationNetworking says "URL error -1"); the type is
-        // what the state shows.
-        guard case .transport(let message)? = failed.failure?.error else {
-          Issue.record("expected a transport error, got \(String(describing: failed.failure))")
+      if case .truncatedBody = fault.error {
+        // Half of the page's bytes came, of all those announced.
+        guard case .truncatedBody(let received, let expected?)? = failed.failure?.error else {
+          Issue.record("expected a truncated body, got \(String(describing: failed.failure))")
           return
         }
-        #expect(!message.isEmpty)
+        #expect(received == expected / 2)
       } else {
         #expect(failed.failure?.error == fault.error)
       }
@@ -100,16 +109,50 @@ import FoundationNetworking
     }
   }
 
-  /// The client alone: a body cut off halfway is a transport error, not a malformed page.
-  @Test func aConnectionClosedMidBodyIsATransportError() async throws {
-    try await withServer(faults: ServerFaults(disconnectingPages: [1: 1])) { _, url in
-      let client = try MoviesClient(baseURL: url)
-      let cut = await load(1, from: client)
-      guard case .failure(.transport) = cut else {
-        Issue.record("expected a transport error, got \(cut)")
+  /// The client alone, through each HTTP client: each bad reply has its own typed error, and a
+  /// body cut off halfway is not a malformed page.
+  @Test(arguments: MoviesClient.Transport.allCases)
+  func eachBadReplyHasItsOwnError(_ transport: MoviesClient.Transport) async throws {
+    let faults = ServerFaults(
+      malformedPages: [1],
+      disconnectingPages: [2: 1],
+      htmlPages: [3],
+      oversizedPages: [4: .init(bytes: 100_000), 5: .init(bytes: 100_000, announced: false)],
+      rateLimitedPages: [6: 1],
+      retryAfter: "7"
+    )
+    let catalog = MovieCatalog(movies: MovieCatalog.small.movies, pageSize: 5)
+    try await withServer(catalog: catalog, faults: faults) { _, url in
+      let client = try MoviesClient(
+        baseURL: url,
+        timeout: .seconds(50),
+        maxBodyBytes: 50_000,
+        transport: transport
+      )
+      #expect(await load(1, from: client) == .failure(.malformedBody("not JSON")))
+      guard case .failure(.truncatedBody(let received, let expected?)) = await load(2, from: client)
+      else {
+        Issue.record("page 2 was not cut short")
         return
       }
-      #expect(try await load(1, from: client).get().page == 1)  // once only
+      #expect(received == expected / 2)
+      #expect(try await load(2, from: client).get().page == 2)  // once only
+      #expect(
+        await load(3, from: client) == .failure(.notJSON(contentType: "text/html; charset=utf-8"))
+      )
+      #expect(await load(4, from: client) == .failure(.bodyTooLarge(limit: 50_000)))
+      #expect(await load(5, from: client) == .failure(.bodyTooLarge(limit: 50_000)))
+      #expect(await load(6, from: client) == .failure(.tooManyRequests(retryAfter: .seconds(7))))
+      #expect(try await load(6, from: client).get().page == 6)
+      // A padded page under the limit is still a page: only its size was wrong.
+      let roomy = try MoviesClient(
+        baseURL: url,
+        timeout: .seconds(50),
+        maxBodyBytes: 200_000,
+        transport: transport
+      )
+      #expect(try await load(4, from: roomy).get().page == 4)
+      #expect(try await load(5, from: roomy).get().page == 5)
     }
   }
 
@@ -143,54 +186,63 @@ import FoundationNetworking
     }
   }
 
-  /// What the session hands the client, each mapped to its typed error.
+  /// An answer's head, mapped to the failure it already shows, before any body is read.
   @Test(arguments: [
-    (200, Data(#"{"status": "ok"}"#.utf8), MoviesError.malformedBody("missing 'page'")),
-    (200, Data(), .malformedBody("not JSON")),
-    (200, Data("null".utf8), .malformedBody("wrong type at the top level")),
-    (200, Data([0xFF, 0xFE, 0x00]), .malformedBody("not JSON")),
+    (ReplyHead(status: 200, contentType: "application/json"), nil),
+    (ReplyHead(status: 200, contentType: "application/json; charset=utf-8"), nil),
+    (ReplyHead(status: 200, contentType: "application/problem+json"), nil),
+    (ReplyHead(status: 200, contentType: nil), nil),
     (
-      200, Data(#"{"page": 2, "total_pages": 3, "total_results": 45, "results": []}"#.utf8),
+      ReplyHead(status: 200, contentType: "text/html"),
+      MoviesError.notJSON(contentType: "text/html")
+    ),
+    (ReplyHead(status: 200, contentType: ""), .notJSON(contentType: "")),
+    (ReplyHead(status: 503, contentType: "text/html"), .httpStatus(503)),
+    (ReplyHead(status: 301), .httpStatus(301)),
+    (ReplyHead(status: 429), .tooManyRequests(retryAfter: nil)),
+    (ReplyHead(status: 429, retryAfter: "120"), .tooManyRequests(retryAfter: .seconds(120))),
+    (ReplyHead(status: 429, retryAfter: "soon"), .tooManyRequests(retryAfter: nil)),
+    (
+      ReplyHead(status: 429, retryAfter: "Thu, 01 Jan 1970 00:01:30 GMT"),
+      .tooManyRequests(retryAfter: .seconds(30))
+    ),
+  ])
+  func headsMapToTypedErrors(_ head: ReplyHead, _ expected: MoviesError?) {
+    #expect(MoviesClient.check(head, now: Date(timeIntervalSince1970: 60)) == expected)
+    #expect(!(expected?.description.isEmpty ?? false))
+  }
+
+  /// A body, mapped to its page or to why it is not one.
+  @Test(arguments: [
+    (Data(#"{"status": "ok"}"#.utf8), MoviesError.malformedBody("missing 'page'")),
+    (Data(), .malformedBody("not JSON")),
+    (Data("null".utf8), .malformedBody("wrong type at the top level")),
+    (Data([0xFF, 0xFE, 0x00]), .malformedBody("not JSON")),
+    (
+      Data(#"{"page": 2, "total_pages": 3, "total_results": 45, "results": []}"#.utf8),
       .malformedBody("asked for page 1, got page 2")
     ),
     (
-      200, Data(#"{"page": "one", "total_pages": 3, "total_results": 45, "results": []}"#.utf8),
+      Data(#"{"page": "one", "total_pages": 3, "total_results": 45, "results": []}"#.utf8),
       .malformedBody("wrong type at 'page'")
     ),
-    (503, Data(), .httpStatus(503)),
-    (429, Data("slow down".utf8), .httpStatus(429)),
-    (301, Data(), .httpStatus(301)),
   ])
-  func answersMapToTypedErrors(_ status: Int, _ body: Data, _ expected: MoviesError) throws {
-    let url = try #require(URL(string: "http://127.0.0.1/discover/movie?page=1"))
-    let response = HTTPURLResponse(
-      url: url,
-      statusCode: status,
-      httpVersion: nil,
-      headerFields: nil
-    )
-    let result = MoviesClient.decode(page: 1, data: body, response: response, error: nil)
-    #expect(result == .failure(expected))
-    #expect(!expected.description.isEmpty)
+  func bodiesMapToTypedErrors(_ body: Data, _ expected: MoviesError) {
+    #expect(MoviesClient.decode(page: 1, body: body) == .failure(expected))
   }
 
-  @Test func noAnswerIsATransportError() {
-    #expect(
-      MoviesClient.decode(page: 1, data: nil, response: nil, error: nil)
-        == .failure(.transport("no HTTP response"))
-    )
-    #expect(
-      MoviesClient.decode(page: 1, data: nil, response: nil, error: URLError(.timedOut))
-        == .failure(.timeout)
-    )
-    #expect(
-      MoviesClient.decode(
-        page: 1,
-        data: nil,
-        response: nil,
-        error: URLError(.networkConnectionLost)
-      )
-        == .failure(.transport("connection lost"))
-    )
+  /// Every failure reads as one line of its own.
+  @Test func everyFailureHasItsOwnLine() {
+    let failures: [MoviesError] = [
+      .transport("connection refused"), .httpStatus(500), .malformedBody("not JSON"), .timeout,
+      .truncatedBody(received: 10, expected: 20), .truncatedBody(received: 10, expected: nil),
+      .bodyTooLarge(limit: 100), .notJSON(contentType: "text/html"),
+      .tooManyRequests(retryAfter: nil), .tooManyRequests(retryAfter: .milliseconds(1500)),
+    ]
+    let lines = failures.map(\.description)
+    #expect(Set(lines).count == failures.count)
+    #expect(lines.allSatisfy { !$0.isEmpty && !$0.contains("\n") })
+    #expect(!lines.contains { $0.contains("URL error") })
+    #expect(lines.last == "the server answered HTTP 429 (too many requests), asking to wait 1.5 s")
   }
 }

@@ -56,11 +56,23 @@ public struct MovieCatalog: Sendable, Equatable {
   ) throws(CatalogError)
     -> MovieCatalog
   {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw CatalogError(
+        file: url.path,
+        line: nil,
+        reason: "there is no such file",
+        unreadable: true
+      )
+    }
+    guard !isDirectory.boolValue else {
+      throw CatalogError(file: url.path, line: nil, reason: "is a directory", unreadable: true)
+    }
     let data: Data
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw CatalogError(file: url.path, line: nil, reason: "cannot be read")
+      throw CatalogError(file: url.path, line: nil, reason: "cannot be read", unreadable: true)
     }
     if url.pathExtension.lowercased() == "json" {
       return try decodeJSON(data, file: url.path, pageSize: pageSize)
@@ -85,8 +97,41 @@ public struct MovieCatalog: Sendable, Equatable {
         pageSize: pageSize
       )
     } catch {
-      throw CatalogError(file: file, line: nil, reason: "is not a JSON array of films (\(error))")
+      throw CatalogError(file: file, line: nil, reason: describe(error, in: data))
     }
+  }
+
+  /// What is wrong with a JSON catalog, in a few words: where, and what.
+  static func describe(_ error: any Error, in data: Data) -> String {
+    guard let error = error as? DecodingError else { return "is not a JSON array of films" }
+    switch error {
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      if String(validating: data, as: UTF8.self) == nil { return "is not UTF-8 text" }
+      return "is not valid JSON"
+    case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+      return "is not a JSON array of films: the top level is not an array"
+    case .keyNotFound(let key, let context):
+      return "\(film(context.codingPath)) has no '\(key.stringValue)'"
+    case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+      let kind =
+        type == String.self
+        ? "a string"
+        : type == Int.self
+          ? "a whole number"
+          : type == Double.self ? "a number" : "of the right type"
+      return "\(film(context.codingPath)): '\(context.codingPath.last?.stringValue ?? "")' is "
+        + "not \(kind)"
+    case .dataCorrupted(let context):
+      return "\(film(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+      return "is not a JSON array of films"
+    }
+  }
+
+  /// `film 3`: the film a coding path is in (from 1), or `a film` without one.
+  private static func film(_ path: [any CodingKey]) -> String {
+    guard let index = path.first?.intValue else { return "a film" }
+    return "film \(index + 1)"
   }
 
   /// Decodes CSV with the header `id,title,release_date,overview,vote_average`.
@@ -151,12 +196,15 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
   public var line: Int?
   /// What is wrong.
   public var reason: String
+  /// Whether the file is missing or cannot be read (rather than not a catalog).
+  public var isUnreadable: Bool
 
   /// Creates an error.
-  public init(file: String, line: Int?, reason: String) {
+  public init(file: String, line: Int?, reason: String, unreadable: Bool = false) {
     self.file = file
     self.line = line
     self.reason = reason
+    self.isUnreadable = unreadable
   }
 
   /// The file, the line and what is wrong.

@@ -30,6 +30,7 @@ public final class MovieCatalogServer: Sendable {
     var generator: SplitMix64
     var failuresLeft: [Int: Int]
     var disconnectionsLeft: [Int: Int]
+    var rateLimitsLeft: [Int: Int]
     var requests: [Int] = []
     /// Whether answers wait for ``releaseAnswers()``, and the requests waiting.
     var holding = false
@@ -50,7 +51,8 @@ public final class MovieCatalogServer: Sendable {
         faults: faults,
         generator: SplitMix64(seed: faults.seed),
         failuresLeft: faults.failingPages,
-        disconnectionsLeft: faults.disconnectingPages
+        disconnectionsLeft: faults.disconnectingPages,
+        rateLimitsLeft: faults.rateLimitedPages
       )
     )
   }
@@ -64,6 +66,7 @@ public final class MovieCatalogServer: Sendable {
         state.generator = SplitMix64(seed: newValue.seed)
         state.failuresLeft = newValue.failingPages
         state.disconnectionsLeft = newValue.disconnectingPages
+        state.rateLimitsLeft = newValue.rateLimitedPages
       }
     }
   }
@@ -124,7 +127,12 @@ public final class MovieCatalogServer: Sendable {
     } catch {
       throw StartError(description: "invalid IPv4 address '\(host)'")
     }
-    let server = HTTPServer(address: address, timeout: 600, logger: .disabled)
+    let server = HTTPServer(
+      address: address,
+      timeout: 600,
+      pool: NoDelaySocketPool(base: HTTPServer.defaultPool()),
+      logger: .disabled
+    )
     for path in ["/discover/movie", "/3/discover/movie"] {
       await server.appendRoute(HTTPRoute(method: .GET, path: path)) { [self] request in
         await self.respond(to: request)
@@ -179,11 +187,15 @@ public final class MovieCatalogServer: Sendable {
         #"{"status_code":22,"status_message":"Invalid page: pages start at 1 and max at 500."}"#
       )
     }
-    enum Outcome { case page, fail, malformed, hang, disconnect }
+    enum Outcome { case page, fail, malformed, hang, disconnect, html, rateLimited }
     let (outcome, latency) = state.withLock { state -> (Outcome, Duration) in
       state.requests.append(page)
       let faults = state.faults
       if faults.hangingPages.contains(page) { return (.hang, faults.latency) }
+      if let left = state.rateLimitsLeft[page], left > 0 {
+        state.rateLimitsLeft[page] = left - 1
+        return (.rateLimited, faults.latency)
+      }
       if let left = state.failuresLeft[page], left > 0 {
         state.failuresLeft[page] = left - 1
         return (.fail, faults.latency)
@@ -194,6 +206,7 @@ public final class MovieCatalogServer: Sendable {
         return (.fail, faults.latency)
       }
       if faults.malformedPages.contains(page) { return (.malformed, faults.latency) }
+      if faults.htmlPages.contains(page) { return (.html, faults.latency) }
       if let left = state.disconnectionsLeft[page], left > 0 {
         state.disconnectionsLeft[page] = left - 1
         return (.disconnect, faults.latency)
@@ -221,12 +234,42 @@ public final class MovieCatalogServer: Sendable {
       )
     case .malformed:
       return Self.json(status: .ok, #"{"page":\#(page),"results":[{"id":"#)
+    case .rateLimited:
+      var headers: HTTPHeaders = [.contentType: "application/json"]
+      if let retryAfter = state.withLock({ $0.faults.retryAfter }) {
+        headers[HTTPHeader("Retry-After")] = retryAfter
+      }
+      return HTTPResponse(
+        statusCode: .tooManyRequests,
+        headers: headers,
+        body: Data(
+          #"{"status_code":25,"status_message":"Your request count is over the limit."}"#.utf8
+        )
+      )
+    case .html:
+      return HTTPResponse(
+        statusCode: .ok,
+        headers: [.contentType: "text/html; charset=utf-8"],
+        body: Data("<html><body><h1>Sign in to continue</h1></body></html>\n".utf8)
+      )
     case .page, .disconnect:
       let body: Data
       do {
         body = try JSONEncoder().encode(catalog.page(page))
       } catch {
         return HTTPResponse(statusCode: .internalServerError)
+      }
+      if let padding = state.withLock({ $0.faults.oversizedPages[page] }) {
+        let padded = PaddedBody(json: Array(body), size: max(padding.bytes, body.count))
+        let sequence =
+          padding.announced
+          ? HTTPBodySequence(from: padded, count: padded.size, suggestedBufferSize: 65_536)
+          : HTTPBodySequence(from: padded, suggestedBufferSize: 65_536)
+        return HTTPResponse(
+          statusCode: .ok,
+          headers: [.contentType: "application/json"],
+          body: sequence
+        )
       }
       guard outcome == .disconnect else {
         return HTTPResponse(
@@ -251,6 +294,44 @@ public final class MovieCatalogServer: Sendable {
       headers: [.contentType: "application/json"],
       body: Data(body.utf8)
     )
+  }
+}
+
+/// A page's JSON followed by spaces up to `size` bytes: valid JSON of any size, made as it is
+/// sent.
+private struct PaddedBody: AsyncBufferedSequence {
+  typealias Element = UInt8
+
+  /// The page.
+  let json: [UInt8]
+  /// The size of the whole body.
+  let size: Int
+
+  func makeAsyncIterator() -> Iterator {
+    Iterator(json: json, size: size)
+  }
+
+  struct Iterator: AsyncBufferedIteratorProtocol {
+    let json: [UInt8]
+    let size: Int
+    var sent = 0
+
+    mutating func next() async throws -> UInt8? {
+      guard sent < size else { return nil }
+      defer { sent += 1 }
+      return sent < json.count ? json[sent] : 0x20
+    }
+
+    mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
+      guard sent < size else { return nil }
+      let end = Swift.min(size, sent + Swift.max(1, count))
+      var buffer: [UInt8] = []
+      buffer.reserveCapacity(end - sent)
+      if sent < json.count { buffer += json[sent..<Swift.min(end, json.count)] }
+      buffer += repeatElement(0x20, count: end - sent - buffer.count)
+      sent = end
+      return buffer[...]
+    }
   }
 }
 

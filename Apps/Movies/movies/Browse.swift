@@ -1,36 +1,95 @@
 import AppSupport
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import MoviesCore
 import MoviesServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `movies browse`: pages through the catalog interactively.
 struct Browse: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Pages through the catalog interactively: next, refresh, retry, quit.",
-    discussion: RecordingOptions.help
+    discussion: """
+      Keys, one a line: n, next or Enter for the next page; r or refresh to start over from \
+      page 1; t or retry to load a failed page again; q, quit or exit to leave (as does the \
+      end of input). Typed at a terminal, each key is asked for with the prompt `movies> `; \
+      while a page loads, a terminal shows `Loading page N…`. An unknown key is reported on \
+      standard error and browsing goes on; a failed page is shown and browsing goes on.
+
+      \(RecordingOptions.help)
+
+      \(ExitStatus.helpText)
+
+      A line of input that is not UTF-8 ends browsing with 65.
+      """
   )
 
   @OptionGroup var source: SourceOptions
 
   @OptionGroup var recording: RecordingOptions
 
+  /// The prompt before each key, at a terminal.
+  static let prompt = "movies> "
+
   func run() async throws {
     let connection = try await Connection.open(source, recording: recording, command: "browse")
     let session = connection.session
-    print("Browsing \(connection.url) on the \(session.service.architecture) architecture.")
-    print("Commands: n(ext) or Enter, r(efresh), t (retry), q(uit).")
     do {
       try await reportingReplayErrors {
-        try await Self.browse(session, patience: source.patience) {
-          try await session.line { readLine() }
+        // Read like a key: a replay shows the prompts the recorded session showed.
+        let prompting = try await session.flag("prompt") { isatty(STDIN_FILENO) == 1 }
+        Output.print(
+          "Browsing \(DisplayText.escaped(connection.url)) on the "
+            + "\(session.service.architecture) architecture."
+        )
+        Output.print("Keys: n(ext) or Enter, r(efresh), t (retry), q(uit).")
+        try await Self.browse(
+          session,
+          patience: source.patience,
+          prompt: prompting ? Self.prompt : nil,
+          loadingIndicator: isatty(STDOUT_FILENO) == 1
+        ) {
+          try await Self.readKey(session)
         }
       }
+    } catch let error as InvalidUTF8 {
+      try await connection.finish()
+      throw fail("\(error): nothing was done with that line", .dataError)
+    } catch let timeout as AppServiceTimeout {
+      if let server = connection.server { await server.stop() }
+      throw fail("\(timeout)", .temporaryFailure)
     } catch {
       if let server = connection.server { await server.stop() }
       throw error
     }
     try await connection.finish()
+  }
+
+  /// The next line of standard input (recorded; replayed from the recording): `nil` at its end.
+  ///
+  /// - Throws: ``InvalidUTF8`` for a line that is not UTF-8, live and in its replay.
+  static func readKey(_ session: AppSession<MoviesIntent, MoviesState>) async throws -> String? {
+    let value = try await session.fact("line") {
+      do {
+        return try StrictInput.readLine().map(SessionFact.Value.text) ?? .absent
+      } catch let error as InvalidUTF8 {
+        return .failure(error.location)
+      } catch {
+        return .failure("standard input")
+      }
+    }
+    switch value {
+    case .text(let line): return line
+    case .absent: return nil
+    case .failure(let location): throw InvalidUTF8(where: location)
+    default: throw session.unexpected(value, for: "line")
+    }
   }
 
   /// Browses `movies` live, in a session that records nothing, with the keys `nextLine` gives.
@@ -45,58 +104,83 @@ struct Browse: AsyncParsableCommand {
   /// Loads the first page, then runs the keys `nextLine` gives until it returns `nil` (end of
   /// input) or `quit`; an unknown key is reported on standard error and the loop goes on.
   ///
+  /// - Parameters:
+  ///   - session: The session: live, recorded or replayed.
+  ///   - wait: How long a page may take, with its retries.
+  ///   - prompt: Written before each key is read, if any; a newline follows it at the end of
+  ///     input.
+  ///   - loadingIndicator: Whether to show `Loading page N…` while a page loads (erased when it
+  ///     arrives): for a terminal.
+  ///   - nextLine: The next key typed, `nil` at the end of input.
   /// - Throws: ``AppServiceTimeout`` when a page takes longer than `patience`.
   static func browse(
     _ session: AppSession<MoviesIntent, MoviesState>,
     patience wait: Duration,
+    prompt: String? = nil,
+    loadingIndicator: Bool = false,
     nextLine: () async throws -> String?
   ) async throws {
-    render(try await session.perform(.loadNextPage, timeout: wait) { !$0.isLoading })
-    while let line = try await nextLine() {
+    func load(_ intent: MoviesIntent) async throws {
+      let page = session.service.currentState.request(for: intent)?.page
+      if loadingIndicator, let page { Output.write("Loading page \(page)…") }
+      let state = try await session.perform(intent, timeout: wait) { !$0.isLoading }
+      if loadingIndicator, page != nil { Output.write("\r\u{1B}[K") }
+      render(state)
+    }
+    try await load(.loadNextPage)
+    while true {
+      if let prompt { Output.write(prompt) }
+      guard let line = try await nextLine() else {
+        if prompt != nil { Output.print("") }
+        return
+      }
       let state = session.service.currentState
       let key: BrowseKey
       do {
         key = try BrowseKey.parse(line)
       } catch {
+        StandardOutput.flush()
         printError("movies: \(error)")
         continue
       }
-      let intent: MoviesIntent
       switch key {
       case .next:
         guard !state.isAtEnd else {
-          print("That was the last page. r(efresh) to start over, q(uit) to leave.")
+          Output.print("That was the last page. r(efresh) to start over, q(uit) to leave.")
           continue
         }
-        intent = .loadNextPage
+        try await load(.loadNextPage)
       case .refresh:
-        intent = .refresh
+        try await load(.refresh)
       case .retry:
         guard state.phase == .error else {
-          print("Nothing to retry.")
+          Output.print("Nothing to retry.")
           continue
         }
-        intent = .retry
+        try await load(.retry)
       case .quit:
         return
       }
-      render(try await session.perform(intent, timeout: wait) { !$0.isLoading })
     }
   }
 
   static func render(_ state: MoviesState) {
     if state.phase == .error, let failure = state.failure {
-      print("Page \(failure.request.page) failed: \(failure.error). t (retry) to try again.")
+      Output.print(
+        "Page \(failure.request.page) failed: \(DisplayText.escaped(failure.error.description)). "
+          + "t (retry) to try again."
+      )
       return
     }
     let batch = state.batch
-    print("")
-    print("Page \(batch.page) of \(batch.totalPages) — \(batch.totalResults) films")
+    var lines = ["", "Page \(batch.page) of \(batch.totalPages) — \(batch.totalResults) films"]
+    if state.movies.isEmpty { lines.append("no movies") }
     let first = state.movies.count - batch.results.count + 1
     for (offset, movie) in batch.results.enumerated() {
-      print(movie.line(number: first + offset))
+      lines.append(movie.line(number: first + offset))
     }
-    if state.isAtEnd { print("(last page)") }
+    if state.isAtEnd { lines.append("(last page)") }
+    Output.print(lines.joined(separator: "\n"))
   }
 }
 
@@ -117,7 +201,7 @@ enum BrowseKey: Equatable {
     var key: String
 
     var description: String {
-      "unknown command '\(key)'. Commands: n(ext), r(efresh), t (retry), q(uit)."
+      "unknown command '\(DisplayText.escaped(key))'. Keys: n(ext), r(efresh), t (retry), q(uit)."
     }
   }
 

@@ -1,5 +1,6 @@
 import AppSupport
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import MoviesCore
 import MoviesServer
@@ -14,16 +15,27 @@ import Darwin
 struct List: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Prints the films of the first pages (--pages N) or of every page (--all).",
-    discussion: RecordingOptions.help
+    discussion: """
+      When a page fails, the films of the pages loaded before it are printed, then why it \
+      failed, on standard error. A catalog without films prints "no movies" ([] with --json).
+
+      \(RecordingOptions.help)
+
+      \(ExitStatus.helpText)
+
+      A failed page ends list with 65 when the reply is not a page (malformed, not JSON, over \
+      --max-body-bytes), 75 when it is worth trying later (a timeout, a server that could not \
+      be reached, a reply cut short, HTTP 5xx or 429), and 1 for another HTTP status.
+      """
   )
 
-  @Option(help: "How many pages to load.")
+  @Option(help: "How many pages to load (1 to 500).")
   var pages: Int?
 
   @Flag(help: "Load every page.")
   var all = false
 
-  @Flag(help: "Print the films as a JSON array (TMDB's field names).")
+  @Flag(help: "Print the films as a JSON array (TMDB's field names), titles exactly as sent.")
   var json = false
 
   @OptionGroup var source: SourceOptions
@@ -34,8 +46,7 @@ struct List: AsyncParsableCommand {
     switch (pages, all) {
     case (nil, false): throw ValidationError("say how many pages: --pages N or --all")
     case (.some, true): throw ValidationError("--pages and --all exclude each other")
-    case (.some(let count), false) where count < 1:
-      throw ValidationError("--pages must be at least 1")
+    case (.some(let count), false): try NumericOption.check(count, of: "--pages", in: 1...500)
     default: break
     }
   }
@@ -45,14 +56,22 @@ struct List: AsyncParsableCommand {
     let session = connection.session
     let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
     var state = session.service.currentState
+    var failure: String?
+    var status = ExitStatus.ok
     do {
       try await reportingReplayErrors {
         while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
           state = try await session.perform(.loadNextPage, timeout: source.patience) {
             !$0.isLoading
           }
-          if let failure = state.failure {
-            throw PageLoadError(failure: failure, url: connection.url)
+          if let pageFailure = state.failure {
+            let error = PageLoadError(
+              failure: pageFailure,
+              url: connection.url,
+              retryAfterLimit: source.retries > 0 ? source.retryAfterLimit : nil
+            )
+            (failure, status) = (error.description, error.status)
+            break
           }
           progress?.show(
             page: state.batch.page,
@@ -60,6 +79,12 @@ struct List: AsyncParsableCommand {
           )
         }
       }
+    } catch let timeout as AppServiceTimeout {
+      // The page outlived its time and its retries: the pages before it are still printed.
+      state = session.service.currentState
+      (failure, status) = (
+        "page \(state.batch.page + 1) from \(connection.url): \(timeout)", .temporaryFailure
+      )
     } catch {
       progress?.clear()
       if let server = connection.server { await server.stop() }
@@ -67,12 +92,23 @@ struct List: AsyncParsableCommand {
     }
     progress?.clear()
     try await connection.finish()
+    print(state.movies, failed: failure != nil)
+    if let failure { throw fail(failure, status) }
+  }
+
+  /// Prints `movies`: the films, or that there are none (nothing when a page failed first).
+  func print(_ movies: [Movie], failed: Bool) {
+    if movies.isEmpty && failed { return }
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      print(String(decoding: try encoder.encode(state.movies), as: UTF8.self))
+      let data = (try? encoder.encode(movies)) ?? Data("[]".utf8)
+      Output.print(String(decoding: data, as: UTF8.self))
+    } else if movies.isEmpty {
+      Output.print("no movies")
     } else {
-      for (index, movie) in state.movies.enumerated() { print(movie.line(number: index + 1)) }
+      let lines = movies.enumerated().map { $1.line(number: $0 + 1) }
+      Output.print(lines.joined(separator: "\n"))
     }
   }
 }

@@ -1,12 +1,13 @@
 import AppSupport
-import ArgumentParser
+public import ArgumentParser
 import CascadeStreams
+import CommandLineSupport
 import Foundation
 import MoviesCore
 import MoviesServer
 
 /// Where the films come from: another server (`--api`), or the embedded one with its catalog
-/// and faults.
+/// and faults; and how pages are asked for.
 struct SourceOptions: ParsableArguments {
   @Option(help: "The base URL of another catalog server (e.g. http://127.0.0.1:8080).")
   var api: String?
@@ -14,29 +15,66 @@ struct SourceOptions: ParsableArguments {
   @Option(name: .customLong("api-key"), help: "A TMDB v3 API key, sent as api_key.")
   var apiKey: String?
 
-  @Option(
-    help: "The architecture of the paging service: store, reactor or feedback.",
-    transform: parseArchitecture
-  )
-  var architecture: Architecture = .store
+  @OptionGroup var architectureOption: ArchitectureOption
 
   @Option(help: "Seconds a page may take before it fails (inf: no limit).")
   var timeout: Double = 10
 
   @Option(
-    help: """
-      How many times to ask again for a page that timed out, could not be reached or got \
-      HTTP 5xx, waiting 0.5 s, 1 s, 2 s… in between.
+    help: ArgumentHelp(
       """
+      How many times to ask again for a page (0 to 10; default 0: never). Asked again: a page \
+      that timed out, a server that could not be reached, a connection that broke off (a reply \
+      cut short), HTTP 5xx, and HTTP 429 (too many requests). The waits in between are 0.5 s, \
+      1 s, 2 s… except after a 429 with Retry-After (seconds or an HTTP-date), which waits \
+      exactly as long as the server asks, up to --max-retry-after; a 429 asking for longer is \
+      not retried. Never asked again: other HTTP statuses, a malformed page, a reply that is \
+      not JSON or is over --max-body-bytes.
+      """,
+      valueName: "n"
+    )
   )
   var retries: Int = 0
 
+  @Option(
+    name: .customLong("max-retry-after"),
+    help: ArgumentHelp(
+      "The longest Retry-After wait honoured, in seconds (0 to 86400).",
+      valueName: "seconds"
+    )
+  )
+  var maxRetryAfter: Double = 60
+
+  @Option(
+    name: .customLong("max-body-bytes"),
+    help: ArgumentHelp(
+      "The largest reply accepted for a page, in bytes (1 to 1073741824; default 10 MiB); a "
+        + "larger one is refused without being read on.",
+      valueName: "bytes"
+    )
+  )
+  var maxBodyBytes: Int = MoviesClient.defaultMaxBodyBytes
+
+  @Option(
+    help: ArgumentHelp(
+      "The HTTP client: \(MoviesClient.Transport.allCases.map(\.rawValue).joined(separator: " or ")) "
+        + "(default: \(MoviesClient.Transport.platformDefault)).",
+      valueName: "client"
+    )
+  )
+  var transport: MoviesClient.Transport = .platformDefault
+
   @OptionGroup var server: ServerOptions
 
+  /// The architecture of the paging service.
+  var architecture: Architecture { architectureOption.architecture }
+
   func validate() throws {
-    guard !timeout.isNaN else { throw ValidationError("--timeout must be a number of seconds") }
-    guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-    guard (0...10).contains(retries) else { throw ValidationError("--retries must be within 0…10") }
+    try NumericOption.check(timeout, of: "--timeout", atLeast: 0, allowsInfinity: true)
+    guard timeout > 0 else { throw ValidationError("--timeout must be positive, not \(timeout)") }
+    try NumericOption.check(retries, of: "--retries", in: 0...10)
+    try NumericOption.check(maxRetryAfter, of: "--max-retry-after", atLeast: 0, atMost: 86_400)
+    try NumericOption.check(maxBodyBytes, of: "--max-body-bytes", in: 1...1_073_741_824)
     if api != nil, server.isCustomized {
       throw ValidationError(
         "--catalog, --fail-rate and --latency apply to the embedded server, not to --api"
@@ -50,16 +88,25 @@ struct SourceOptions: ParsableArguments {
     Duration.saturating(seconds: timeout) ?? .longestDelay
   }
 
-  /// How long a page may take, with its retries, before giving up on it (at most the longest
-  /// delay: with no limit on a page, no limit on the wait).
+  /// `--max-retry-after` as a duration.
+  var retryAfterLimit: Duration {
+    .milliseconds(Int64((maxRetryAfter * 1000).rounded(.down)))
+  }
+
+  /// How long a page may take, with its retries and their waits, before giving up on it (at
+  /// most the longest delay: with no limit on a page, no limit on the wait).
   var patience: Duration {
     min(
-      pageTimeout * (retries + 1) + .milliseconds(500 << retries) + .seconds(5),
+      pageTimeout * (retries + 1) + .milliseconds(500 << retries) + retryAfterLimit * retries
+        + .seconds(5),
       .longestDelay
     )
   }
 
   /// The page source, its client, and the embedded server when there is no `--api`, started.
+  ///
+  /// - Throws: `ExitCode` after printing why, when the catalog cannot be loaded (65, 66) or the
+  ///   server cannot start (74); ``MoviesClient/InvalidURL`` for a bad `--api`.
   func connect() async throws -> (
     source: any MoviePageSource, client: MoviesClient, server: MovieCatalogServer?
   ) {
@@ -67,21 +114,60 @@ struct SourceOptions: ParsableArguments {
     var embedded: MovieCatalogServer?
     let client: MoviesClient
     if let api {
-      client = try MoviesClient(baseURL: api, apiKey: apiKey, timeout: timeout)
+      client = try MoviesClient(
+        baseURL: api,
+        apiKey: apiKey,
+        timeout: timeout,
+        maxBodyBytes: maxBodyBytes,
+        transport: transport
+      )
     } else {
-      let server = MovieCatalogServer(catalog: try server.loadCatalog(), faults: server.faults)
-      let url = try await server.start()
+      let server = MovieCatalogServer(catalog: try server.catalogOrExit(), faults: server.faults)
+      let url: URL
+      do {
+        url = try await server.start()
+      } catch {
+        throw fail("cannot start the catalog server: \(error)", .ioError)
+      }
       embedded = server
-      client = try MoviesClient(baseURL: url.absoluteString, timeout: timeout)
+      client = try MoviesClient(
+        baseURL: url.absoluteString,
+        timeout: timeout,
+        maxBodyBytes: maxBodyBytes,
+        transport: transport
+      )
     }
     guard retries > 0 else { return (client, client, embedded) }
     let source = client.resilient(
       timeout: timeout,
       attempts: retries + 1,
       backoff: .exponential(initial: .milliseconds(500)),
-      scheduler: ConcurrentDispatchQueueScheduler()
+      maxRetryAfter: retryAfterLimit,
+      scheduler: ConcurrentDispatchQueueScheduler(),
+      onRetry: { retry in printError("movies: \(retry.notice)") }
     )
     return (source, client, embedded)
+  }
+}
+
+extension MoviesClient.Transport: ExpressibleByArgument {
+  /// Parses `urlsession` or `async-http-client`.
+  init?(argument: String) {
+    self.init(rawValue: argument.lowercased())
+  }
+
+  /// The names, for `--help`.
+  static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension ResilientPageSource.Retry {
+  /// What the user reads on standard error before the wait: the failure, the wait and the
+  /// attempt.
+  var notice: String {
+    let reason = DisplayText.escaped(error.description)
+    let wait =
+      serverAsked ? "\(MoviesError.seconds(delay)), as it asked" : MoviesError.seconds(delay)
+    return "page \(page): \(reason); asking again in \(wait) (attempt \(attempt) of \(attempts))"
   }
 }
 
@@ -117,11 +203,11 @@ struct RecordingOptions: ParsableArguments {
     command and options that recorded it (the same --architecture, and --pages, --all or \
     --json for list; the server options are not used): a recording made on one architecture is \
     replayed on that architecture only.
-    Exit status: 0 on success; 1 when a page fails (as without a recording); 64 for a bad \
-    command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
-    corrupt line, named), of a newer format version, of another app, architecture or command, \
-    or does not match this run; 66 when FILE does not exist; 74 when the recording cannot \
-    be created or written.
+    Exit status: as without a recording when a page fails (the same status as the recorded \
+    run); 64 for a bad command line (such as --record with --replay); 65 when FILE is damaged \
+    (a truncated or corrupt line, named), of a newer format version, of another app, \
+    architecture or command, or does not match this run; 66 when FILE does not exist; 74 when \
+    the recording cannot be created or written.
     """
 
   func validate() throws {
@@ -232,7 +318,7 @@ struct ServerOptions: ParsableArguments {
   @Option(name: .customLong("fail-rate"), help: "The share of pages (0…1) that answer HTTP 500.")
   var failRate: Double = 0
 
-  @Option(help: "Milliseconds every answer waits.")
+  @Option(help: "Milliseconds every answer waits (0 to 600000).")
   var latency: Int = 0
 
   @Option(help: "The seed of the failure draws.")
@@ -241,10 +327,8 @@ struct ServerOptions: ParsableArguments {
   var isCustomized: Bool { catalog != nil || failRate != 0 || latency != 0 }
 
   func validate() throws {
-    guard (0...1).contains(failRate) else {
-      throw ValidationError("--fail-rate must be within 0…1")
-    }
-    guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+    try NumericOption.check(failRate, of: "--fail-rate", atLeast: 0, atMost: 1)
+    try NumericOption.check(latency, of: "--latency", in: 0...600_000)
     if catalog?.isEmpty == true { throw ValidationError("--catalog needs a path") }
   }
 
@@ -252,40 +336,70 @@ struct ServerOptions: ParsableArguments {
     ServerFaults(latency: .milliseconds(latency), failureRate: failRate, seed: seed)
   }
 
-  func loadCatalog() throws -> MovieCatalog {
-    guard let catalog else { return try MovieCatalog.bundled() }
-    return try MovieCatalog.load(contentsOf: URL(fileURLWithPath: catalog))
+  /// The catalog: the bundled one, or `--catalog`.
+  ///
+  /// - Throws: `ExitCode` after printing why the file cannot be used: 66 when it does not exist
+  ///   or cannot be read, 65 when it is not a catalog.
+  func catalogOrExit() throws -> MovieCatalog {
+    do {
+      guard let catalog else { return try MovieCatalog.bundled() }
+      return try MovieCatalog.load(contentsOf: URL(fileURLWithPath: catalog))
+    } catch {
+      throw fail(error.description, error.isUnreadable ? .noInput : .dataError)
+    }
   }
 }
 
-private func parseArchitecture(_ text: String) throws -> Architecture {
-  guard let architecture = Architecture(rawValue: text.lowercased()) else {
-    throw ValidationError("unknown architecture '\(text)': use store, reactor or feedback")
-  }
-  return architecture
-}
-
-/// Writes `text` to standard error.
+/// Writes `text` to standard error, as one line.
 func printError(_ text: String) {
   FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// A failure of the paging service, shown as is.
+/// Prints `movies: message` on standard error, and returns the exit status to end with.
+func fail(_ message: String, _ status: ExitStatus) -> ExitCode {
+  StandardOutput.flush()
+  printError("movies: " + DisplayText.escaped(message))
+  return ExitCode(status.rawValue)
+}
+
+/// A failed page, as the user reads it: the page, the server and why.
 struct PageLoadError: Error, CustomStringConvertible {
   var failure: PageFailure
   var url: String
+  /// The longest `Retry-After` honoured, when pages are retried.
+  var retryAfterLimit: Duration?
 
   var description: String {
-    "page \(failure.request.page) from \(url): \(failure.error)"
+    var text = "page \(failure.request.page) from \(url): \(failure.error)"
+    if case .tooManyRequests(let wait?) = failure.error, let limit = retryAfterLimit, wait > limit {
+      text += ", longer than --max-retry-after (\(MoviesError.seconds(limit))): not retried"
+    }
+    return DisplayText.escaped(text)
+  }
+
+  /// The exit status: 65 for a reply that is not a page, 75 for a failure worth trying again
+  /// later, 1 for another HTTP status.
+  var status: ExitStatus { failure.error.exitStatus }
+}
+
+extension MoviesError {
+  /// How `movies` ends when a page fails with this error.
+  var exitStatus: ExitStatus {
+    switch self {
+    case .malformedBody, .notJSON, .bodyTooLarge: .dataError
+    case .transport, .timeout, .truncatedBody, .tooManyRequests: .temporaryFailure
+    case .httpStatus(let status): status >= 500 ? .temporaryFailure : .failure
+    }
   }
 }
 
 extension Movie {
-  /// One line: the number in the list, the title, the year and the vote.
+  /// One line: the number in the list, the title (its control characters escaped), the year and
+  /// the vote.
   func line(number: Int) -> String {
     let year = year.map { " (\($0))" } ?? ""
     let vote = voteAverage > 0 ? String(format: "  %.1f", voteAverage) : ""
-    return "\(String(number).leftPadded(to: 4)). \(title)\(year)\(vote)"
+    return "\(String(number).leftPadded(to: 4)). \(DisplayText.escaped(title))\(year)\(vote)"
   }
 }
 

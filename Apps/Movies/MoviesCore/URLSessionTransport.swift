@@ -1,0 +1,164 @@
+import CascadeStreams
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Foundation's `URLSession` as the client's transport: the default on Apple platforms.
+///
+/// A session delegate sees the head before the body, so that a failed status, a type that is
+/// not JSON or a body announced too large stops the task before its body is read, and counts
+/// the body as it comes, so that a body past the limit stops it too.
+final class URLSessionTransport: PageTransport {
+  private let session: URLSession
+  private let exchanges: Exchanges
+
+  /// A session whose own limit is `backstop` (none when `nil`).
+  init(backstop: Duration?) {
+    let configuration = URLSessionConfiguration.ephemeral
+    if let backstop {
+      let (seconds, attoseconds) = backstop.components
+      configuration.timeoutIntervalForRequest = Double(seconds) + Double(attoseconds) / 1e18
+    } else {
+      configuration.timeoutIntervalForRequest = .greatestFiniteMagnitude
+    }
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    exchanges = Exchanges()
+    session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+  }
+
+  deinit {
+    // The session holds its delegate until it is invalidated.
+    session.finishTasksAndInvalidate()
+  }
+
+  func start(
+    _ fetch: PageFetch,
+    check: @escaping @Sendable (ReplyHead) -> MoviesError?,
+    completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
+  ) -> @Sendable () -> Void {
+    var request = URLRequest(url: fetch.url)
+    for (name, value) in fetch.headers { request.setValue(value, forHTTPHeaderField: name) }
+    let task = TaskBox(session.dataTask(with: request))
+    exchanges.begin(
+      task.task.taskIdentifier,
+      Exchange(limit: fetch.maxBodyBytes, check: check, completion: completion)
+    )
+    task.task.resume()
+    return { task.task.cancel() }
+  }
+
+  /// A task, handed to the function that cancels it.
+  private struct TaskBox: @unchecked Sendable {
+    // Safety: `URLSessionTask` is thread-safe; it only lacks the annotation on Linux.
+    let task: URLSessionDataTask
+    init(_ task: URLSessionDataTask) { self.task = task }
+  }
+
+  /// One task's exchange: its check, its body so far, and who waits for the outcome.
+  struct Exchange {
+    let limit: Int
+    let check: @Sendable (ReplyHead) -> MoviesError?
+    let completion: @Sendable (Result<Data, MoviesError>) -> Void
+    var reader: BodyReader?
+    var failure: MoviesError?
+
+    init(
+      limit: Int,
+      check: @escaping @Sendable (ReplyHead) -> MoviesError?,
+      completion: @escaping @Sendable (Result<Data, MoviesError>) -> Void
+    ) {
+      self.limit = limit
+      self.check = check
+      self.completion = completion
+    }
+  }
+
+  /// The session's delegate: the exchanges in flight, by task.
+  final class Exchanges: NSObject, URLSessionDataDelegate, Sendable {
+    private let exchanges = LockedValue<[Int: Exchange]>([:])
+
+    func begin(_ task: Int, _ exchange: Exchange) {
+      exchanges.withLock { $0[task] = exchange }
+    }
+
+    func urlSession(
+      _ session: URLSession,
+      dataTask: URLSessionDataTask,
+      didReceive response: URLResponse,
+      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+      guard let http = response as? HTTPURLResponse else {
+        exchanges.withLock { $0[dataTask.taskIdentifier]?.failure = .transport("no HTTP response") }
+        completionHandler(.cancel)
+        return
+      }
+      let head = ReplyHead(
+        status: http.statusCode,
+        contentType: http.value(forHTTPHeaderField: "Content-Type"),
+        contentLength: http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil,
+        retryAfter: http.value(forHTTPHeaderField: "Retry-After")
+      )
+      let allowed = exchanges.withLock { exchanges -> Bool in
+        guard var exchange = exchanges[dataTask.taskIdentifier] else { return false }
+        let reader = BodyReader(head: head, limit: exchange.limit)
+        exchange.reader = reader
+        exchange.failure =
+          exchange.check(head)
+          ?? (reader.announcedTooLarge ? .bodyTooLarge(limit: reader.limit) : nil)
+        exchanges[dataTask.taskIdentifier] = exchange
+        return exchange.failure == nil
+      }
+      completionHandler(allowed ? .allow : .cancel)
+      // FoundationNetworking goes on reading the body after `.cancel`: cancel the task itself.
+      if !allowed { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      let tooLarge = exchanges.withLock { exchanges -> Bool in
+        guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil,
+          var reader = exchange.reader
+        else { return false }
+        exchange.failure = reader.append(data)
+        exchange.reader = reader
+        exchanges[dataTask.taskIdentifier] = exchange
+        return exchange.failure != nil
+      }
+      if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(
+      _ session: URLSession,
+      task: URLSessionTask,
+      didCompleteWithError error: (any Error)?
+    ) {
+      guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
+      else { return }
+      exchange.completion(Self.outcome(of: exchange, error: error))
+    }
+
+    static func outcome(of exchange: Exchange, error: (any Error)?) -> Result<Data, MoviesError> {
+      if let failure = exchange.failure { return .failure(failure) }
+      if let urlError = error as? URLError, urlError.code == .timedOut { return .failure(.timeout) }
+      guard let reader = exchange.reader else {
+        return .failure(.transport(error.map(describe) ?? "no HTTP response"))
+      }
+      if error != nil { return .failure(reader.brokenOff) }
+      return reader.finish()
+    }
+
+    /// A transport error, in a few words.
+    static func describe(_ error: any Error) -> String {
+      guard let urlError = error as? URLError else { return String(describing: error) }
+      switch urlError.code {
+      case .cannotConnectToHost: return "connection refused"
+      case .cannotFindHost: return "unknown host"
+      case .networkConnectionLost: return "connection lost"
+      case .notConnectedToInternet: return "not connected to the network"
+      case .cancelled: return "cancelled"
+      default: return "URL error \(urlError.code.rawValue)"
+      }
+    }
+  }
+}
