@@ -1,4 +1,5 @@
 import AppSupport
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +24,18 @@ public enum StandardOutput {
     write(text + "\n")
   }
 
-  /// Writes `text` and flushes it; exits with ``ExitStatus/ioError`` if the output is closed or
-  /// cannot be written.
+  /// Writes `text` at once, after anything `print` buffered; exits with
+  /// ``ExitStatus/ioError`` if the output is closed or cannot be written.
+  ///
+  /// The text goes to the file descriptor (`FileHandle`), which reports every failed write, also
+  /// of a text larger than the C library's buffer (whose error `fflush` would not report).
   public static func write(_ text: String) {
-    Swift.print(text, terminator: "")
     flush()
+    do {
+      try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    } catch {
+      exitQuietly()
+    }
   }
 
   /// Flushes what `print` buffered; call before exiting.
