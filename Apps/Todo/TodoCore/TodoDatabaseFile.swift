@@ -20,7 +20,10 @@ struct TodoDatabaseFile {
   /// - Throws: ``TodoDatabaseError`` when the path cannot be a Todo database: a directory,
   ///   another kind of file, an unreadable file, a missing directory, text, bytes that are not
   ///   SQLite, a truncated SQLite file.
-  static func inspect(_ path: String) throws(TodoDatabaseError) -> TodoDatabaseFile? {
+  static func inspect(
+    _ path: String,
+    lookingAgain: Bool = false
+  ) throws(TodoDatabaseError) -> TodoDatabaseFile? {
     let files = FileManager.default
     let attributes: [FileAttributeKey: Any]
     do {
@@ -28,7 +31,10 @@ struct TodoDatabaseFile {
     } catch let error as CocoaError where error.code == .fileReadNoPermission {
       throw .unreadable(path: path)
     } catch {
-      guard !files.fileExists(atPath: path) else {
+      if files.fileExists(atPath: path) {
+        // Another process created the file between the two calls (two `todo` processes
+        // starting on a new database): look at it again, once.
+        guard lookingAgain else { return try inspect(path, lookingAgain: true) }
         throw .cannotOpen(path: path, detail: error.localizedDescription)
       }
       // No file: it can be created if its directory exists.
