@@ -3,8 +3,12 @@ public import CascadeStore
 public import CascadeStreams
 
 /// The movie list on a `Store`: a reducer over ``MoviesEvent``, and a `Command` that starts the
-/// request each intent issued — the Store idiom the three apps share (Todo's writes and the RPG's
-/// saves start the same way).
+/// request each intent issued.
+///
+/// This is the Store idiom the three apps share: a command, run with the state the intent
+/// produced, starts the effect that state asks for with the store's `run`, so the store tracks it
+/// (`effectsInFlight`, `finish()`) and cancels it on shutdown. Here the effect is a stream;
+/// Todo's writes and the RPG's saves and loads are `run` tasks.
 ///
 /// After each intent the service fires a ``StartRequest`` command; it runs in order with the
 /// inputs, with the state they produced, and starts the request in flight if it is new, as an

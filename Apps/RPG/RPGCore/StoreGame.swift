@@ -4,8 +4,9 @@ public import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeStore.Core`, in the seed's style: a ``GameState`` that reacts to
-/// events, a ``CreatePlayer`` command, turns and file work as commands that fire events, and the
-/// seed's ``LoggingMiddleware`` announcing each ``LevelUp``.
+/// events, a ``CreatePlayer`` command, turns as commands that fire events, file work as effects
+/// the store runs and tracks (`core.run`), and the seed's ``LoggingMiddleware`` announcing each
+/// ``LevelUp``.
 public final class StoreGame: AppService {
   /// The store.
   let core: Core<GameState>
@@ -150,42 +151,26 @@ struct PlayIntent: Command {
       switch change {
       case .saveStarted(let overwrite):
         if let game = state.game {
-          core.fire(command: SaveGame(game: game, overwrite: overwrite, file: file))
+          core.run("save") { _, core in
+            do throws(SaveError) {
+              try await file.save(game, overwrite: overwrite)
+              core.fire(event: Changed(change: .saved(step: game.step)))
+            } catch {
+              core.fire(event: Changed(change: .saveFailed(error)))
+            }
+          }
         }
       case .loadStarted:
-        core.fire(command: LoadGame(file: file))
+        core.run("load") { _, core in
+          do throws(SaveError) {
+            core.fire(event: Changed(change: .loaded(try await file.load())))
+          } catch {
+            core.fire(event: Changed(change: .loadFailed(error)))
+          }
+        }
       default:
         break
       }
-    }
-  }
-}
-
-/// Writes the game to the save file, then fires the outcome.
-struct SaveGame: AsyncCommand {
-  var game: Game
-  var overwrite: Bool
-  var file: GameFile
-
-  func execute(state: GameState, core: Core<GameState>) async throws {
-    do throws(SaveError) {
-      try await file.save(game, overwrite: overwrite)
-      core.fire(event: Changed(change: .saved(step: game.step)))
-    } catch {
-      core.fire(event: Changed(change: .saveFailed(error)))
-    }
-  }
-}
-
-/// Reads the save file, then fires the outcome.
-struct LoadGame: AsyncCommand {
-  var file: GameFile
-
-  func execute(state: GameState, core: Core<GameState>) async throws {
-    do throws(SaveError) {
-      core.fire(event: Changed(change: .loaded(try await file.load())))
-    } catch {
-      core.fire(event: Changed(change: .loadFailed(error)))
     }
   }
 }

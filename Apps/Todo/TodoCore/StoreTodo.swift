@@ -6,8 +6,9 @@ public import CascadeStreams
 /// `Command` that writes each change.
 ///
 /// After each intent the service fires a ``StartWrites`` command; it runs in order with the
-/// inputs, with the state they produced, and enqueues the writes that state issued. A finished
-/// write comes back as an input.
+/// inputs, with the state they produced, and runs each write that state issued as a store
+/// effect (`run`), which the store tracks, waits for in `finish()` and cancels on shutdown. A
+/// finished write comes back as an input.
 public final class StoreTodo: AppService {
   /// The intents the service takes.
   public typealias Intent = TodoIntent
@@ -64,7 +65,11 @@ struct StartWrites: Command {
       return state.pendingWrites.filter { $0.id > started }
     }
     for write in writes {
-      storage.enqueue(write) { result in core.send(.written(result)) }
+      // Each write's task reaches the database queue before its first suspension, and the
+      // store begins effects in the order they were started: writes keep their order.
+      core.run("write \(write.id)") { _, core in
+        core.send(.written(await storage.performing(write)))
+      }
     }
   }
 }
