@@ -6,7 +6,7 @@ import CascadeTestSupport
 import CascadeTesting
 import Testing
 
-/// A reactor's and a feedback loop's state streams follow the store's burst policy.
+/// A burst of inputs to an architecture whose subscriber is behind follows one policy on all three.
 ///
 /// Delivered on a scheduler, a subscriber that is behind gets the latest state and one delivery
 /// waits, holding it (the intermediate states are released at once); asked for every state, it
@@ -43,7 +43,8 @@ struct StateBurstTests {
   /// One architecture seen through its burst counters.
   struct Subject {
     let send: (Int) -> Void
-    let states: Observable<Tracked?, Never>
+    /// Subscribes to the states, delivered on the scheduler the subject was made with.
+    let subscribe: (@escaping @Sendable (Tracked?) -> Void) -> any Disposable
     let backlog: () -> Int
     let coalesced: () -> Int
     let owner: AnyObject
@@ -57,12 +58,22 @@ struct StateBurstTests {
   ) -> Subject {
     switch architecture {
     case .store:
-      preconditionFailure("the store's policy is tested in BurstDeliveryTests")
+      let store = Store<Tracked?, Int>(initialState: nil) { latest, number in
+        latest = Tracked(number, in: live)
+      }
+      let delivery: Delivery = everyState ? .everyState(scheduler) : .scheduler(scheduler)
+      return Subject(
+        send: { store.send($0) },
+        subscribe: { store.subscribe(on: delivery, $0) },
+        backlog: { store.deliveryBacklog },
+        coalesced: { store.coalescedDeliveries },
+        owner: store
+      )
     case .reactor:
       let reactor = LatestReactor(delivery: scheduler, everyState: everyState, live: live)
       return Subject(
         send: reactor.send,
-        states: reactor.states,
+        subscribe: { reactor.states.subscribe(onNext: $0) },
         backlog: { reactor.deliveryBacklog },
         coalesced: { reactor.coalescedDeliveries },
         owner: reactor
@@ -77,7 +88,7 @@ struct StateBurstTests {
       )
       return Subject(
         send: loop.send,
-        states: loop.states,
+        subscribe: { loop.states.subscribe(onNext: $0) },
         backlog: { loop.deliveryBacklog },
         coalesced: { loop.coalescedDeliveries },
         owner: loop
@@ -85,13 +96,13 @@ struct StateBurstTests {
     }
   }
 
-  @Test(arguments: [Architecture.reactor, .feedback])
+  @Test(arguments: Architecture.allCases)
   func aSlowSubscriberGetsTheLatestStateWithNoBacklog(_ architecture: Architecture) async {
     let scheduler = TestScheduler()
     let live = LiveCount()
     let subject = Self.make(architecture, on: scheduler, everyState: false, live: live)
     let delivered = Recorder<Int?>()
-    let subscription = subject.states.subscribe(onNext: { delivered.append($0?.number) })
+    let subscription = subject.subscribe { delivered.append($0?.number) }
     for number in 1...Self.burst { subject.send(number) }
     #expect(subject.backlog() == 1)
     #expect(subject.coalesced() == Self.burst)
@@ -102,13 +113,13 @@ struct StateBurstTests {
     subscription.dispose()
   }
 
-  @Test(arguments: [Architecture.reactor, .feedback])
+  @Test(arguments: Architecture.allCases)
   func everyStateDeliversAllInOrderAndCountsTheBacklog(_ architecture: Architecture) async {
     let scheduler = TestScheduler()
     let live = LiveCount()
     let subject = Self.make(architecture, on: scheduler, everyState: true, live: live)
     let delivered = Recorder<Int?>()
-    let subscription = subject.states.subscribe(onNext: { delivered.append($0?.number) })
+    let subscription = subject.subscribe { delivered.append($0?.number) }
     for number in 1...Self.burst { subject.send(number) }
     #expect(subject.backlog() == Self.burst + 1)
     #expect(subject.coalesced() == 0)
@@ -120,12 +131,12 @@ struct StateBurstTests {
   }
 
   // Disposing a subscription with deliveries waiting takes them out of the backlog.
-  @Test(arguments: [Architecture.reactor, .feedback])
+  @Test(arguments: Architecture.allCases)
   func disposingWithDeliveriesWaitingEmptiesTheBacklog(_ architecture: Architecture) {
     let scheduler = TestScheduler()
     let live = LiveCount()
     let subject = Self.make(architecture, on: scheduler, everyState: true, live: live)
-    let subscription = subject.states.subscribe(onNext: { _ in })
+    let subscription = subject.subscribe { _ in }
     for number in 1...100 { subject.send(number) }
     #expect(subject.backlog() == 101)
     subscription.dispose()

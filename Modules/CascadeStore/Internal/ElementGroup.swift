@@ -166,11 +166,12 @@ final class ElementEntry<Element: Sendable>: @unchecked Sendable {
     delivery.schedule(value, isActive: { [self] in isActive }, handler)
   }
 
-  /// Ends the entry; `true` for the call that ended it.
+  /// Ends the entry, dropping the deliveries waiting; `true` for the call that ended it.
   @usableFromInline
   @discardableResult
   func cancel() -> Bool {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    delivery.cancel()
     Resources.decrement(resource)
     return true
   }

@@ -20,6 +20,8 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   @usableFromInline let body: @Sendable (SubscriptionBox<State>, State, _ initial: Bool) -> Void
   @usableFromInline let orphaned: (@Sendable () -> Bool)?
   @usableFromInline let onClose: (@Sendable () -> Void)?
+  /// Drops the deliveries waiting on the subscription's scheduler, if it has one.
+  @usableFromInline let endDelivery: (@Sendable () -> Void)?
   @usableFromInline let resource: Resources.Token
 
   @usableFromInline
@@ -27,11 +29,13 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     owner: ObjectIdentifier?,
     orphaned: (@Sendable () -> Bool)?,
     onClose: (@Sendable () -> Void)?,
+    endDelivery: (@Sendable () -> Void)? = nil,
     body: @escaping @Sendable (SubscriptionBox<State>, State, Bool) -> Void
   ) {
     self.owner = owner
     self.orphaned = orphaned
     self.onClose = onClose
+    self.endDelivery = endDelivery
     self.body = body
     resource = Resources.increment()
   }
@@ -52,7 +56,13 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     let last = LastSelection<Selected>()
     let delivery = ScheduledDelivery<Selected>(delivery, counters: counters)
     let synchronous = delivery.isSynchronous
-    return SubscriptionBox(owner: owner, orphaned: orphaned, onClose: onClose) {
+    let endDelivery = delivery.queue.map { queue in { @Sendable in queue.cancel() } }
+    return SubscriptionBox(
+      owner: owner,
+      orphaned: orphaned,
+      onClose: onClose,
+      endDelivery: endDelivery
+    ) {
       box,
       state,
       initial in
@@ -79,11 +89,12 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   @inlinable
   var isOrphaned: Bool { orphaned?() ?? false }
 
-  /// Ends the subscription; `true` for the call that ended it.
+  /// Ends the subscription, dropping the deliveries waiting; `true` for the call that ended it.
   @usableFromInline
   @discardableResult
   func cancel() -> Bool {
     guard active.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    endDelivery?()
     Resources.decrement(resource)
     return true
   }
