@@ -338,7 +338,12 @@ import Testing
       let arguments = [
         "browse", "--api", url, "--architecture", architecture.rawValue, "--timeout", "50",
       ]
-      let terminal = try await runChildInTerminal(executable, arguments, keys: "n\nbogus\nq\n")
+      let terminal = try await runChild(
+        executable,
+        arguments,
+        input: .terminal(typing: "n\nbogus\nq\n"),
+        output: .terminal
+      )
       #expect(terminal.succeeded, "\(terminal.summary)")
       let screen = terminal.outputText
       #expect(screen.contains("Loading page 1…\r\u{1B}[K\nPage 1 of 3 — 45 films\n"), "\(screen)")
@@ -364,10 +369,11 @@ import Testing
     let executable = try #require(Self.executable)
     try await withServer { _, url in
       // Ctrl-D at the start of a line: the end of input at a terminal.
-      let run = try await runChildInTerminal(
+      let run = try await runChild(
         executable,
         ["browse", "--api", url, "--timeout", "50"],
-        keys: "\u{4}"
+        input: .terminal(typing: "\u{4}"),
+        output: .terminal
       )
       #expect(run.succeeded, "\(run.summary)")
       #expect(run.outputText.hasSuffix("(last page)\n") == false)
@@ -446,7 +452,7 @@ import Testing
   )
   func aClosedOutputEndsQuietlyWith74(_ arguments: [String]) async throws {
     let executable = try #require(Self.executable)
-    let run = try await runChildWithClosedOutput(executable, arguments)
+    let run = try await runChild(executable, arguments, output: .closedPipe)
     #expect(!run.signalled && !run.timedOut, "\(run.summary)")
     #expect(run.status == 74, "\(run.summary)")
     #expect(run.errors.isEmpty, "\(run.errorText)")

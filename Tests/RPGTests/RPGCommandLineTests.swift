@@ -143,7 +143,12 @@ import Testing
       (["new", "--name", "Bo", "--force"] + options, ""),
     ]
     for (arguments, input) in cases {
-      let run = try await runWithBrokenPipe(executable, arguments, input: input)
+      let run = try await runChild(
+        executable,
+        arguments,
+        input: .text(input),
+        output: .closedPipe
+      )
       #expect(!run.signalled, "rpg \(arguments) was killed by signal \(run.status)")
       #expect(run.status == 74, "rpg \(arguments): status \(run.status)")
       #expect(

@@ -177,9 +177,11 @@ import TodoCore
   )
   func thePromptEndsWithANewlineAtTheEndOfInput(_ architecture: Architecture) async throws {
     try await withTemporaryDirectory { directory in
-      let run = try await TodoProcesses.runAtTerminal(
+      // Ctrl-D at the start of a line: the end of input at a terminal.
+      let run = try await runChild(
+        try #require(Self.executable),
         ["--db", "todo.sqlite", "--architecture", architecture.rawValue],
-        typing: "add Buy milk\n",
+        input: .terminal(typing: "add Buy milk\n\u{4}"),
         in: directory
       )
       #expect(run.succeeded, "\(run.summary)")

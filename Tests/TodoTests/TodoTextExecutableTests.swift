@@ -172,13 +172,15 @@ import TodoCore
     try await Self.withDatabase { directory, database in
       let before = try Data(contentsOf: database)
       for arguments in [["list"], ["list", "--json"], ["export", "out.json"], ["--version"]] {
-        let run = try await TodoProcesses.runWithClosedOutput(
+        let run = try await runChild(
+          try #require(Self.executable),
           ["--db", "todo.sqlite"] + arguments,
+          output: .closedPipe,
           in: directory
         )
         #expect(!run.signalled, "todo \(arguments) was killed by a signal")
-        #expect(run.status == 74, "todo \(arguments): \(run.status) \(run.errors)")
-        #expect(run.errors.isEmpty, "todo \(arguments): \(run.errors)")
+        #expect(run.status == 74, "todo \(arguments): \(run.summary)")
+        #expect(run.errors.isEmpty, "todo \(arguments): \(run.errorText)")
         #expect(try Data(contentsOf: database) == before)
       }
     }

@@ -8,9 +8,11 @@ public import Foundation
 /// the same way, with no effect and no outside input, and so makes the front print what it
 /// printed live.
 ///
-/// Each app defines one schema per architecture, so that a recording of one app or architecture
+/// There is one schema per app and architecture, so that a recording of one app or architecture
 /// does not decode as another's: an architecture's inputs are recorded under the key
-/// `<app>.<architecture>` (``SessionRecord``).
+/// `<app>.<architecture>` (``SessionRecord``). An app describes itself once, as a
+/// ``SessionApp``, and takes its three schemas from it: ``StoreSession``, ``ReactorSession``,
+/// ``FeedbackSession``.
 public protocol SessionSchema: Sendable {
   /// The app's intents: what the front asks the service for.
   associatedtype Intent: Codable & Sendable & Equatable
@@ -31,6 +33,79 @@ public protocol SessionSchema: Sendable {
 extension SessionSchema {
   /// The key of an input's record: `<app>.<architecture>`, such as `rpg.store`.
   public static var inputKey: String { "\(app).\(architecture)" }
+}
+
+/// An app as its session recordings see it, on every architecture: its name, its intents, what
+/// a replay needs to start it, and the inputs each architecture processes.
+///
+/// ```swift
+/// enum MoviesApp: SessionApp {
+///   typealias Intent = MoviesIntent
+///   typealias Start = SessionNoStart
+///   typealias StoreInput = MoviesEvent
+///   typealias ReactorInput = MoviesIntent
+///   typealias FeedbackInput = MoviesEvent
+///   static var name: String { "movies" }
+/// }
+/// let recorder = SessionRecorder<StoreSession<MoviesApp>>(file: url)
+/// ```
+public protocol SessionApp: Sendable {
+  /// The app's intents: what the front asks the service for.
+  associatedtype Intent: Codable & Sendable & Equatable
+  /// What a replay needs to build the service as the recorded one started
+  /// (``SessionSchema/Start``).
+  associatedtype Start: Codable & Sendable
+  /// The inputs of the app's store: its actions or events.
+  associatedtype StoreInput: Codable & Sendable
+  /// The inputs of the app's reactor: its actions (its mutations are recorded with them).
+  associatedtype ReactorInput: Codable & Sendable
+  /// The inputs of the app's feedback loop: its events.
+  associatedtype FeedbackInput: Codable & Sendable
+
+  /// The app's name, as its command is called: `rpg`, `movies`, `todo`.
+  static var name: String { get }
+}
+
+/// The session schema of `App` on the store.
+public enum StoreSession<App: SessionApp>: SessionSchema {
+  /// ``SessionApp/Intent``.
+  public typealias Intent = App.Intent
+  /// ``SessionApp/StoreInput``.
+  public typealias Input = App.StoreInput
+  /// ``SessionApp/Start``.
+  public typealias Start = App.Start
+  /// ``SessionApp/name``.
+  public static var app: String { App.name }
+  /// ``Architecture/store``.
+  public static var architecture: Architecture { .store }
+}
+
+/// The session schema of `App` on the reactor.
+public enum ReactorSession<App: SessionApp>: SessionSchema {
+  /// ``SessionApp/Intent``.
+  public typealias Intent = App.Intent
+  /// ``SessionApp/ReactorInput``.
+  public typealias Input = App.ReactorInput
+  /// ``SessionApp/Start``.
+  public typealias Start = App.Start
+  /// ``SessionApp/name``.
+  public static var app: String { App.name }
+  /// ``Architecture/reactor``.
+  public static var architecture: Architecture { .reactor }
+}
+
+/// The session schema of `App` on the feedback loop.
+public enum FeedbackSession<App: SessionApp>: SessionSchema {
+  /// ``SessionApp/Intent``.
+  public typealias Intent = App.Intent
+  /// ``SessionApp/FeedbackInput``.
+  public typealias Input = App.FeedbackInput
+  /// ``SessionApp/Start``.
+  public typealias Start = App.Start
+  /// ``SessionApp/name``.
+  public static var app: String { App.name }
+  /// ``Architecture/feedback``.
+  public static var architecture: Architecture { .feedback }
 }
 
 /// The ``SessionSchema/Start`` of a service that always starts in the same state.

@@ -12,7 +12,7 @@ public import Foundation
 /// ``failures``, for the front to report.
 ///
 /// ```swift
-/// let recorder = SessionRecorder<StoreMoviesSession>(file: url)
+/// let recorder = SessionRecorder<StoreSession<MoviesApp>>(file: url)
 /// let movies = StoreMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
 /// ```
 public final class SessionRecorder<Schema: SessionSchema>: Sendable {

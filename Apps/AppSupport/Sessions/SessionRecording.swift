@@ -5,7 +5,7 @@ public import Foundation
 /// command, and every record decodes.
 ///
 /// ```swift
-/// let recording = try SessionRecording<StoreMoviesSession>(contentsOf: url, command: "list")
+/// let recording = try SessionRecording<StoreSession<MoviesApp>>(contentsOf: url, command: "list")
 /// ```
 public struct SessionRecording<Schema: SessionSchema>: Sendable {
   /// One record, with its sequence number in the recording.

@@ -25,15 +25,15 @@ public func makeMoviesSession(
   guard let recording else { return .live(makeMovies(architecture, client: client)) }
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreMoviesSession>(file: recording)
+    let recorder = SessionRecorder<StoreSession<MoviesApp>>(file: recording)
     let movies = StoreMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
     return .recording(movies, to: recorder, command: command, start: SessionNoStart())
   case .reactor:
-    let recorder = SessionRecorder<ReactorMoviesSession>(file: recording)
+    let recorder = SessionRecorder<ReactorSession<MoviesApp>>(file: recording)
     let movies = ReactorMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
     return .recording(movies, to: recorder, command: command, start: SessionNoStart())
   case .feedback:
-    let recorder = SessionRecorder<FeedbackMoviesSession>(file: recording)
+    let recorder = SessionRecorder<FeedbackSession<MoviesApp>>(file: recording)
     let movies = FeedbackMovies(
       source: client,
       middlewares: [recorder.inputs(of: MoviesState.self)]
@@ -66,15 +66,21 @@ public func replayMoviesSession(
   let offline = NoPageSource()
   switch architecture {
   case .store:
-    let recording = try SessionRecording<StoreMoviesSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<StoreSession<MoviesApp>>(contentsOf: url, command: command)
     let movies = StoreMovies(source: offline)
     return try .replaying(movies, recording: recording, replayer: .store(movies.store))
   case .reactor:
-    let recording = try SessionRecording<ReactorMoviesSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<ReactorSession<MoviesApp>>(
+      contentsOf: url,
+      command: command
+    )
     let movies = ReactorMovies(source: offline)
     return try .replaying(movies, recording: recording, replayer: .reactor(movies.reactor))
   case .feedback:
-    let recording = try SessionRecording<FeedbackMoviesSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<FeedbackSession<MoviesApp>>(
+      contentsOf: url,
+      command: command
+    )
     let movies = FeedbackMovies(source: offline)
     return try .replaying(movies, recording: recording, replayer: .loop(movies.loop))
   }
@@ -88,29 +94,15 @@ struct NoPageSource: MoviePageSource {
   }
 }
 
-/// The movie list on the store: its events.
-enum StoreMoviesSession: SessionSchema {
+/// The movie list as its session recordings see it.
+enum MoviesApp: SessionApp {
   typealias Intent = MoviesIntent
-  typealias Input = MoviesEvent
   typealias Start = SessionNoStart
-  static var app: String { "movies" }
-  static var architecture: Architecture { .store }
-}
-
-/// The movie list on the reactor: its actions, with their mutations.
-enum ReactorMoviesSession: SessionSchema {
-  typealias Intent = MoviesIntent
-  typealias Input = MoviesIntent
-  typealias Start = SessionNoStart
-  static var app: String { "movies" }
-  static var architecture: Architecture { .reactor }
-}
-
-/// The movie list on the feedback loop: its events.
-enum FeedbackMoviesSession: SessionSchema {
-  typealias Intent = MoviesIntent
-  typealias Input = MoviesEvent
-  typealias Start = SessionNoStart
-  static var app: String { "movies" }
-  static var architecture: Architecture { .feedback }
+  /// The store's events.
+  typealias StoreInput = MoviesEvent
+  /// The reactor's actions, with their mutations.
+  typealias ReactorInput = MoviesIntent
+  /// The feedback loop's events.
+  typealias FeedbackInput = MoviesEvent
+  static var name: String { "movies" }
 }

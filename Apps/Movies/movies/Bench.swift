@@ -66,13 +66,13 @@ struct Bench: AsyncParsableCommand {
 
   /// Measures every client asked for against `base`, and prints the table.
   func measure(_ base: String) async throws {
-    Output.print(
+    StandardOutput.print(
       "\(rounds) rounds through every page of \(DisplayText.escaped(base)), on the "
         + "\(architecture.architecture) architecture; milliseconds per page."
     )
-    Output.print("")
-    Output.print("| HTTP client | path | pages | median | p90 | min | max |")
-    Output.print("| --- | --- | --: | --: | --: | --: | --: |")
+    StandardOutput.print("")
+    StandardOutput.print("| HTTP client | path | pages | median | p90 | min | max |")
+    StandardOutput.print("| --- | --- | --: | --: | --: | --: | --: |")
     for transport in transport.isEmpty ? MoviesClient.Transport.allCases : transport {
       let client = try MoviesClient(baseURL: base, timeout: .seconds(60), transport: transport)
       var app: [Duration] = []
@@ -85,8 +85,8 @@ struct Bench: AsyncParsableCommand {
       } catch let error as MoviesError {
         throw fail("\(transport): \(error)", error.exitStatus)
       }
-      Output.print(Self.row(transport, "app (\(architecture.architecture))", app))
-      Output.print(Self.row(transport, "client alone", alone))
+      StandardOutput.print(Self.row(transport, "app (\(architecture.architecture))", app))
+      StandardOutput.print(Self.row(transport, "client alone", alone))
     }
   }
 

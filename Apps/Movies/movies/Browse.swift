@@ -44,11 +44,11 @@ struct Browse: AsyncParsableCommand {
       try await reportingReplayErrors {
         // Read like a key: a replay shows the prompts the recorded session showed.
         let prompting = try await session.flag("prompt") { isatty(STDIN_FILENO) == 1 }
-        Output.print(
+        StandardOutput.print(
           "Browsing \(DisplayText.escaped(connection.url)) on the "
             + "\(session.service.architecture) architecture."
         )
-        Output.print("Keys: n(ext) or Enter, r(efresh), t (retry), q(uit).")
+        StandardOutput.print("Keys: n(ext) or Enter, r(efresh), t (retry), q(uit).")
         try await Self.browse(
           session,
           patience: source.patience,
@@ -122,16 +122,16 @@ struct Browse: AsyncParsableCommand {
   ) async throws {
     func load(_ intent: MoviesIntent) async throws {
       let page = session.service.currentState.request(for: intent)?.page
-      if loadingIndicator, let page { Output.write("Loading page \(page)…") }
+      if loadingIndicator, let page { StandardOutput.write("Loading page \(page)…") }
       let state = try await session.perform(intent, timeout: wait) { !$0.isLoading }
-      if loadingIndicator, page != nil { Output.write("\r\u{1B}[K") }
+      if loadingIndicator, page != nil { StandardOutput.write("\r\u{1B}[K") }
       render(state)
     }
     try await load(.loadNextPage)
     while true {
-      if let prompt { Output.write(prompt) }
+      if let prompt { StandardOutput.write(prompt) }
       guard let line = try await nextLine() else {
-        if prompt != nil { Output.print("") }
+        if prompt != nil { StandardOutput.print("") }
         return
       }
       let state = session.service.currentState
@@ -146,7 +146,7 @@ struct Browse: AsyncParsableCommand {
       switch key {
       case .next:
         guard !state.isAtEnd else {
-          Output.print("That was the last page. r(efresh) to start over, q(uit) to leave.")
+          StandardOutput.print("That was the last page. r(efresh) to start over, q(uit) to leave.")
           continue
         }
         try await load(.loadNextPage)
@@ -154,7 +154,7 @@ struct Browse: AsyncParsableCommand {
         try await load(.refresh)
       case .retry:
         guard state.phase == .error else {
-          Output.print("Nothing to retry.")
+          StandardOutput.print("Nothing to retry.")
           continue
         }
         try await load(.retry)
@@ -166,7 +166,7 @@ struct Browse: AsyncParsableCommand {
 
   static func render(_ state: MoviesState) {
     if state.phase == .error, let failure = state.failure {
-      Output.print(
+      StandardOutput.print(
         "Page \(failure.request.page) failed: \(DisplayText.escaped(failure.error.description)). "
           + "t (retry) to try again."
       )
@@ -180,7 +180,7 @@ struct Browse: AsyncParsableCommand {
       lines.append(movie.line(number: first + offset))
     }
     if state.isAtEnd { lines.append("(last page)") }
-    Output.print(lines.joined(separator: "\n"))
+    StandardOutput.print(lines.joined(separator: "\n"))
   }
 }
 

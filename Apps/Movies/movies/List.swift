@@ -103,12 +103,12 @@ struct List: AsyncParsableCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let data = (try? encoder.encode(movies)) ?? Data("[]".utf8)
-      Output.print(String(decoding: data, as: UTF8.self))
+      StandardOutput.print(String(decoding: data, as: UTF8.self))
     } else if movies.isEmpty {
-      Output.print("no movies")
+      StandardOutput.print("no movies")
     } else {
       let lines = movies.enumerated().map { $1.line(number: $0 + 1) }
-      Output.print(lines.joined(separator: "\n"))
+      StandardOutput.print(lines.joined(separator: "\n"))
     }
   }
 }

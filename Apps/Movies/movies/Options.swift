@@ -171,31 +171,19 @@ extension ResilientPageSource.Retry {
   }
 }
 
-/// `--record FILE` and `--replay FILE`: a session recorded to a file, or run again from one.
-struct RecordingOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "Record this session to FILE (created or replaced) while it runs as usual.",
-      valueName: "FILE"
-    )
-  )
-  var record: String?
+/// `--record FILE` and `--replay FILE` (a session recorded to a file, or run again from one),
+/// with `movies`' help.
+typealias RecordingOptions = CommandLineSupport.RecordingOptions<MoviesRecordingHelp>
 
-  @Option(
-    help: ArgumentHelp(
-      "Run the session recorded in FILE again instead of asking a server: the same output, "
-        + "without any request.",
-      valueName: "FILE"
-    )
-  )
-  var replay: String?
+/// What `--help` says about recordings.
+enum MoviesRecordingHelp: RecordingHelp {
+  static let record =
+    "Record this session to FILE (created or replaced) while it runs as usual."
+  static let replay =
+    "Run the session recorded in FILE again instead of asking a server: the same output, "
+    + "without any request."
 
-  /// The exit status when the recording cannot be created, or records of the session could not
-  /// be written.
-  static let cannotRecord = ExitStatus.ioError.rawValue
-
-  /// What `--help` says about recordings.
-  static let help = """
+  static let discussion = """
     Recording: `--record FILE` records the session (the keys typed, the server's address, the \
     paging service's inputs with every page and failure) to FILE, a JSON Lines file, while it \
     runs as usual. `--replay FILE` runs it again from FILE: it starts no server, makes no HTTP \
@@ -209,14 +197,6 @@ struct RecordingOptions: ParsableArguments {
     architecture or command, or does not match this run; 66 when FILE does not exist; 74 when \
     the recording cannot be created or written.
     """
-
-  func validate() throws {
-    if record != nil, replay != nil {
-      throw ValidationError("--record and --replay exclude each other")
-    }
-    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
-    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
-  }
 }
 
 /// A paging session: the service's session, the address of its server, and the embedded server

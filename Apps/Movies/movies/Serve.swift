@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
     } catch {
       throw fail("\(error)", .ioError)
     }
-    Output.print(
+    StandardOutput.print(
       """
       Serving \(catalog.movies.count) films (\(catalog.totalPages) pages) at \
       \(url.absoluteString)/discover/movie?page=1 — Ctrl-C to stop.

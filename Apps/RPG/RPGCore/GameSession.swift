@@ -29,7 +29,7 @@ public func makeGameSession(
   let file = GameFile(url: saveFile)
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreGameSession>(file: recording)
+    let recorder = SessionRecorder<StoreSession<GameApp>>(file: recording)
     let game = StoreGame(
       file: file,
       log: log,
@@ -37,7 +37,7 @@ public func makeGameSession(
     )
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .reactor:
-    let recorder = SessionRecorder<ReactorGameSession>(file: recording)
+    let recorder = SessionRecorder<ReactorSession<GameApp>>(file: recording)
     let game = ReactorGame(
       file: file,
       log: log,
@@ -45,7 +45,7 @@ public func makeGameSession(
     )
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .feedback:
-    let recorder = SessionRecorder<FeedbackGameSession>(file: recording)
+    let recorder = SessionRecorder<FeedbackSession<GameApp>>(file: recording)
     let game = FeedbackGame(
       file: file,
       log: log,
@@ -82,43 +82,32 @@ public func replayGameSession(
   let file = GameFile(url: saveFile)
   switch architecture {
   case .store:
-    let recording = try SessionRecording<StoreGameSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<StoreSession<GameApp>>(contentsOf: url, command: command)
     let game = StoreGame(file: file, log: log)
     return try .replaying(game, recording: recording, replayer: .store(game.core, decode: \.event))
   case .reactor:
-    let recording = try SessionRecording<ReactorGameSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<ReactorSession<GameApp>>(contentsOf: url, command: command)
     let game = ReactorGame(file: file, log: log)
     return try .replaying(game, recording: recording, replayer: .reactor(game))
   case .feedback:
-    let recording = try SessionRecording<FeedbackGameSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<FeedbackSession<GameApp>>(
+      contentsOf: url,
+      command: command
+    )
     let game = FeedbackGame(file: file, log: log)
     return try .replaying(game, recording: recording, replayer: .loop(game.loop))
   }
 }
 
-/// The RPG on the store: its events, recorded as ``StoreGameEvent``s.
-enum StoreGameSession: SessionSchema {
+/// The RPG as its session recordings see it.
+enum GameApp: SessionApp {
   typealias Intent = GameIntent
-  typealias Input = StoreGameEvent
   typealias Start = SessionNoStart
-  static var app: String { "rpg" }
-  static var architecture: Architecture { .store }
-}
-
-/// The RPG on the reactor: its actions, with their mutations.
-enum ReactorGameSession: SessionSchema {
-  typealias Intent = GameIntent
-  typealias Input = GameIntent
-  typealias Start = SessionNoStart
-  static var app: String { "rpg" }
-  static var architecture: Architecture { .reactor }
-}
-
-/// The RPG on the feedback loop: its events.
-enum FeedbackGameSession: SessionSchema {
-  typealias Intent = GameIntent
-  typealias Input = FeedbackGameEvent
-  typealias Start = SessionNoStart
-  static var app: String { "rpg" }
-  static var architecture: Architecture { .feedback }
+  /// The store's events, recorded as ``StoreGameEvent``s.
+  typealias StoreInput = StoreGameEvent
+  /// The reactor's actions, with their mutations.
+  typealias ReactorInput = GameIntent
+  /// The feedback loop's events.
+  typealias FeedbackInput = FeedbackGameEvent
+  static var name: String { "rpg" }
 }

@@ -365,31 +365,19 @@ final class TypedLines {
   }
 }
 
-/// `--record FILE` and `--replay FILE`: a session recorded to a file, or played again from one.
-struct RecordingOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "Record this session to FILE (created or replaced) while it plays as usual.",
-      valueName: "FILE"
-    )
-  )
-  var record: String?
+/// `--record FILE` and `--replay FILE` (a session recorded to a file, or played again from one),
+/// with `rpg`'s help.
+typealias RecordingOptions = CommandLineSupport.RecordingOptions<RPGRecordingHelp>
 
-  @Option(
-    help: ArgumentHelp(
-      "Play the session recorded in FILE again instead of reading commands: the same output, "
-        + "without reading or writing the save file.",
-      valueName: "FILE"
-    )
-  )
-  var replay: String?
+/// What `--help` says about recordings.
+enum RPGRecordingHelp: RecordingHelp {
+  static let record =
+    "Record this session to FILE (created or replaced) while it plays as usual."
+  static let replay =
+    "Play the session recorded in FILE again instead of reading commands: the same output, "
+    + "without reading or writing the save file."
 
-  /// The exit status when the recording cannot be created, or records of the session could not
-  /// be written.
-  static let cannotRecord = ExitStatus.ioError.rawValue
-
-  /// What `--help` says about recordings.
-  static let help = """
+  static let discussion = """
     Recording: `--record FILE` records the session (the commands read, the game's inputs) to \
     FILE, a JSON Lines file, while it plays as usual. `--replay FILE` plays it again: the \
     commands, the game's states and the outcome of every save and load come from FILE, so it \
@@ -401,15 +389,9 @@ struct RecordingOptions: ParsableArguments {
     architecture or command, or that does not match this run is refused with 65, a missing one \
     with 66, and one that cannot be created or written with 74.
     """
+}
 
-  func validate() throws {
-    if record != nil, replay != nil {
-      throw ValidationError("--record and --replay exclude each other")
-    }
-    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
-    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
-  }
-
+extension RecordingOptions {
   /// The session of `command`: replayed from `--replay`, or live and recorded to `--record`.
   ///
   /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed (65, 66) or

@@ -28,7 +28,7 @@ public func makeTodoSession(
   let start = TodoState(loadingFrom: database)
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreTodoSession>(file: recording)
+    let recorder = SessionRecorder<StoreSession<TodoApp>>(file: recording)
     let todo = StoreTodo(
       writes: database,
       initialState: start,
@@ -36,7 +36,7 @@ public func makeTodoSession(
     )
     return .recording(todo, to: recorder, command: command, start: start)
   case .reactor:
-    let recorder = SessionRecorder<ReactorTodoSession>(file: recording)
+    let recorder = SessionRecorder<ReactorSession<TodoApp>>(file: recording)
     let todo = ReactorTodo(
       writes: database,
       initialState: start,
@@ -44,7 +44,7 @@ public func makeTodoSession(
     )
     return .recording(todo, to: recorder, command: command, start: start)
   case .feedback:
-    let recorder = SessionRecorder<FeedbackTodoSession>(file: recording)
+    let recorder = SessionRecorder<FeedbackSession<TodoApp>>(file: recording)
     let todo = FeedbackTodo(
       writes: database,
       initialState: start,
@@ -77,15 +77,18 @@ public func replayTodoSession(
 ) throws(SessionReplayError) -> AppSession<TodoIntent, TodoState> {
   switch architecture {
   case .store:
-    let recording = try SessionRecording<StoreTodoSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<StoreSession<TodoApp>>(contentsOf: url, command: command)
     let todo = StoreTodo(writes: NoTodoWrites(), initialState: recording.header.start)
     return try .replaying(todo, recording: recording, replayer: .store(todo.store))
   case .reactor:
-    let recording = try SessionRecording<ReactorTodoSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<ReactorSession<TodoApp>>(contentsOf: url, command: command)
     let todo = ReactorTodo(writes: NoTodoWrites(), initialState: recording.header.start)
     return try .replaying(todo, recording: recording, replayer: .reactor(todo.reactor))
   case .feedback:
-    let recording = try SessionRecording<FeedbackTodoSession>(contentsOf: url, command: command)
+    let recording = try SessionRecording<FeedbackSession<TodoApp>>(
+      contentsOf: url,
+      command: command
+    )
     let todo = FeedbackTodo(writes: NoTodoWrites(), initialState: recording.header.start)
     return try .replaying(todo, recording: recording, replayer: .loop(todo.loop))
   }
@@ -109,29 +112,15 @@ extension AppSession where Intent == TodoIntent, State == TodoState {
   }
 }
 
-/// The task list on the store: its events (intents and finished writes).
-enum StoreTodoSession: SessionSchema {
+/// The task list as its session recordings see it.
+enum TodoApp: SessionApp {
   typealias Intent = TodoIntent
-  typealias Input = TodoEvent
   typealias Start = TodoState
-  static var app: String { "todo" }
-  static var architecture: Architecture { .store }
-}
-
-/// The task list on the reactor: its actions, with their mutations.
-enum ReactorTodoSession: SessionSchema {
-  typealias Intent = TodoIntent
-  typealias Input = TodoIntent
-  typealias Start = TodoState
-  static var app: String { "todo" }
-  static var architecture: Architecture { .reactor }
-}
-
-/// The task list on the feedback loop: its events (intents and finished writes).
-enum FeedbackTodoSession: SessionSchema {
-  typealias Intent = TodoIntent
-  typealias Input = TodoEvent
-  typealias Start = TodoState
-  static var app: String { "todo" }
-  static var architecture: Architecture { .feedback }
+  /// The store's events.
+  typealias StoreInput = TodoEvent
+  /// The reactor's actions, with their mutations.
+  typealias ReactorInput = TodoIntent
+  /// The feedback loop's events.
+  typealias FeedbackInput = TodoEvent
+  static var name: String { "todo" }
 }

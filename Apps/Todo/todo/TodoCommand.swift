@@ -106,30 +106,18 @@ struct Options: ParsableArguments {
   }
 }
 
-/// `--record FILE` and `--replay FILE`: a session recorded to a file, or run again from one.
-struct RecordingOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "Record this session to FILE (created or replaced) while it runs as usual.",
-      valueName: "FILE"
-    )
-  )
-  var record: String?
+/// `--record FILE` and `--replay FILE` (a session recorded to a file, or run again from one),
+/// with `todo`'s help.
+typealias RecordingOptions = CommandLineSupport.RecordingOptions<TodoRecordingHelp>
 
-  @Option(
-    help: ArgumentHelp(
-      "Run the session recorded in FILE again: the same output, without opening the database.",
-      valueName: "FILE"
-    )
-  )
-  var replay: String?
+/// What `--help` says about recordings.
+enum TodoRecordingHelp: RecordingHelp {
+  static let record =
+    "Record this session to FILE (created or replaced) while it runs as usual."
+  static let replay =
+    "Run the session recorded in FILE again: the same output, without opening the database."
 
-  /// The exit status when the recording cannot be created, or records of the session could not
-  /// be written.
-  static let cannotRecord = ExitStatus.ioError.rawValue
-
-  /// What `--help` says about recordings.
-  static let help = """
+  static let discussion = """
     Recording: with `--record FILE`, any command records its session (what the database held \
     at the start, the lines typed, the files imported, the service's inputs with the outcome of \
     every write) to FILE, a JSON Lines file, while it runs as usual. `--replay FILE` runs it \
@@ -143,14 +131,6 @@ struct RecordingOptions: ParsableArguments {
     or does not match this run; 66 when FILE does not exist; 74 when the recording cannot \
     be created or written.
     """
-
-  func validate() throws {
-    if record != nil, replay != nil {
-      throw ValidationError("--record and --replay exclude each other")
-    }
-    if record?.isEmpty == true { throw ValidationError("--record needs a path") }
-    if replay?.isEmpty == true { throw ValidationError("--replay needs a path") }
-  }
 }
 
 // MARK: - Commands
