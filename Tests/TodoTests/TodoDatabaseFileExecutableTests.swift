@@ -421,4 +421,61 @@ import Darwin
       #expect(undone.outputText == "undid the change to #2 \"Walk the dog\"\n")
     }
   }
+
+  /// Proves that a database another process holds locked ends a change with 75 (EX_TEMPFAIL)
+  /// and its one line once `--lock-timeout` has passed, changing nothing, while a read still
+  /// works; and that the change goes through once the lock is gone.
+  @Test(
+    .enabled(if: executable != nil, "the todo executable was not found next to the tests"),
+    arguments: Architecture.allCases
+  )
+  func aLockedDatabaseEndsAChangeWith75AndChangesNothing(
+    _ architecture: Architecture
+  ) async throws {
+    try await withTemporaryDirectory { directory in
+      let options = ["--architecture", architecture.rawValue, "--lock-timeout", "0.2"]
+      let added = try await Self.todo(["add", "Buy milk"] + options, in: directory)
+      #expect(added.succeeded, "\(added.summary)")
+      let path = directory.appendingPathComponent("todo.sqlite").path
+      // Read before the lock is taken: closing any descriptor of the file in this process would
+      // release the process's POSIX locks on it, SQLite's included.
+      let before = try Self.files(in: directory)
+      // Another process's write transaction, as `sqlite3 todo.sqlite 'BEGIN EXCLUSIVE'` holds it.
+      var configuration = Configuration()
+      configuration.allowsUnsafeTransactions = true
+      let holder = try DatabaseQueue(path: path, configuration: configuration)
+      try holder.inDatabase { try $0.beginTransaction(.exclusive) }
+
+      let refused = try await Self.todo(["add", "Walk the dog"] + options, in: directory)
+      try holder.inDatabase { try $0.rollback() }
+      try holder.close()
+      #expect(refused.status == ExitStatus.temporaryFailure.rawValue, "\(refused.summary)")
+      #expect(
+        refused.errorText
+          == "todo: todo.sqlite is locked by another process; nothing was changed, try again later\n",
+        "\(refused.errorText)"
+      )
+      #expect(try Self.files(in: directory) == before, "the locked database was changed")
+
+      let retried = try await Self.todo(["add", "Walk the dog"] + options, in: directory)
+      #expect(retried.succeeded, "\(retried.summary)")
+      let listed = try await Self.todo(["list"] + options, in: directory)
+      #expect(listed.outputText.contains("Buy milk") && listed.outputText.contains("Walk the dog"))
+    }
+  }
+
+  /// Proves that `--lock-timeout` takes seconds from 0 to a day, and refuses anything else with
+  /// a usage error naming it.
+  @Test(
+    .enabled(if: executable != nil, "the todo executable was not found next to the tests"),
+    arguments: ["-1", "nan", "inf", "100000", "soon"]
+  )
+  func aBadLockTimeoutIsAUsageError(_ value: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Self.todo(["list", "--lock-timeout", value], in: directory)
+      #expect(run.status == ExitStatus.usage.rawValue, "\(run.summary)")
+      #expect(run.errorText.contains("--lock-timeout"), "\(run.errorText)")
+      #expect(try Self.files(in: directory).isEmpty, "a refused command created the database")
+    }
+  }
 }

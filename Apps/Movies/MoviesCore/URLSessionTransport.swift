@@ -10,6 +10,15 @@ import FoundationNetworking
 /// A session delegate sees the head before the body, so that a failed status, a type that is
 /// not JSON or a body announced too large stops the task before its body is read, and counts
 /// the body as it comes, so that a body past the limit stops it too.
+///
+/// On Linux (FoundationNetworking) it never calls a task's `cancel()`: there, a cancel that
+/// races with the task's own end crashes the process ("Trying to access a behaviour for a task
+/// that in not in the registry", swift-corelibs-foundation issue 3296; `cancel()` checks the
+/// task's state, then reports the failure later on its queue, when the task may be gone).
+/// `MoviesTransportConcurrencyTests` crashed that way. A request that is cancelled, or stopped
+/// by its head or its size, is abandoned instead: its outcome is reported at once (or not at
+/// all, when cancelled), and the task reads on to its end or its backstop with its bytes
+/// dropped. AsyncHTTPClient, the default transport on Linux, cancels for real.
 final class URLSessionTransport: PageTransport {
   private let session: URLSession
   private let exchanges: Exchanges
@@ -46,7 +55,13 @@ final class URLSessionTransport: PageTransport {
       Exchange(limit: fetch.maxBodyBytes, check: check, completion: completion)
     )
     task.task.resume()
+    #if canImport(FoundationNetworking)
+    let exchanges = exchanges
+    let id = task.task.taskIdentifier
+    return { exchanges.abandon(id) }
+    #else
     return { task.task.cancel() }
+    #endif
   }
 
   /// A task, handed to the function that cancels it.
@@ -83,6 +98,24 @@ final class URLSessionTransport: PageTransport {
       exchanges.withLock { $0[task] = exchange }
     }
 
+    /// Forgets the exchange of `task`: nothing more is reported for it.
+    func abandon(_ task: Int) {
+      _ = exchanges.withLock { $0.removeValue(forKey: task) }
+    }
+
+    /// Stops `task`, whose exchange has failed: cancels it where that is safe, or reports the
+    /// failure now and abandons it (see ``URLSessionTransport``).
+    private func stop(_ task: URLSessionDataTask) {
+      #if canImport(FoundationNetworking)
+      guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }),
+        let failure = exchange.failure
+      else { return }
+      exchange.completion(.failure(failure))
+      #else
+      task.cancel()
+      #endif
+    }
+
     func urlSession(
       _ session: URLSession,
       dataTask: URLSessionDataTask,
@@ -92,6 +125,7 @@ final class URLSessionTransport: PageTransport {
       guard let http = response as? HTTPURLResponse else {
         exchanges.withLock { $0[dataTask.taskIdentifier]?.failure = .transport("no HTTP response") }
         completionHandler(.cancel)
+        stop(dataTask)
         return
       }
       let head = ReplyHead(
@@ -111,8 +145,8 @@ final class URLSessionTransport: PageTransport {
         return exchange.failure == nil
       }
       completionHandler(allowed ? .allow : .cancel)
-      // FoundationNetworking goes on reading the body after `.cancel`: cancel the task itself.
-      if !allowed { dataTask.cancel() }
+      // FoundationNetworking ignores the disposition and goes on reading the body.
+      if !allowed { stop(dataTask) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -125,7 +159,7 @@ final class URLSessionTransport: PageTransport {
         exchanges[dataTask.taskIdentifier] = exchange
         return exchange.failure != nil
       }
-      if tooLarge { dataTask.cancel() }
+      if tooLarge { stop(dataTask) }
     }
 
     func urlSession(

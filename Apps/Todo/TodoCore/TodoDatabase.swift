@@ -49,8 +49,15 @@ public final class TodoDatabase: Sendable {
   /// - Parameters:
   ///   - path: The file.
   ///   - creatingInEmptyFile: Whether an existing empty (zero-byte) file becomes a new database.
+  ///   - lockTimeout: How long to wait for another process that holds the file locked before
+  ///     failing with ``TodoDatabaseError/busy(path:)`` or ``TodoError/busy(path:)``; `.zero`
+  ///     fails at once.
   /// - Throws: ``TodoDatabaseError`` when the file cannot be used.
-  public init(path: String, creatingInEmptyFile: Bool = false) throws(TodoDatabaseError) {
+  public init(
+    path: String,
+    creatingInEmptyFile: Bool = false,
+    lockTimeout: Duration = .seconds(30)
+  ) throws(TodoDatabaseError) {
     self.path = path
     var file = try TodoDatabaseFile.inspect(path)
     if file == nil {
@@ -65,7 +72,10 @@ public final class TodoDatabase: Sendable {
     isReadOnly = file.isReadOnly
     let queue: DatabaseQueue
     do {
-      queue = try DatabaseQueue(path: path, configuration: Self.configuration(readOnly: isReadOnly))
+      queue = try DatabaseQueue(
+        path: path,
+        configuration: Self.configuration(readOnly: isReadOnly, lockTimeout: lockTimeout)
+      )
     } catch {
       throw Self.openError(error, path: path)
     }
@@ -86,9 +96,14 @@ public final class TodoDatabase: Sendable {
 
   // MARK: - Opening
 
-  private static func configuration(readOnly: Bool) -> Configuration {
+  private static func configuration(
+    readOnly: Bool,
+    lockTimeout: Duration = .seconds(30)
+  ) -> Configuration {
     var configuration = Configuration()
-    configuration.busyMode = .timeout(30)
+    let (seconds, attoseconds) = lockTimeout.components
+    let timeout = Double(seconds) + Double(attoseconds) / 1e18
+    configuration.busyMode = timeout > 0 ? .timeout(timeout) : .immediateError
     configuration.readonly = readOnly
     configuration.label = "todo"
     return configuration

@@ -109,7 +109,11 @@ struct Session {
   /// database.
   private static func open(_ path: String, _ options: Options) throws -> TodoDatabase {
     do {
-      return try TodoDatabase(path: path, creatingInEmptyFile: options.create)
+      return try TodoDatabase(
+        path: path,
+        creatingInEmptyFile: options.create,
+        lockTimeout: .milliseconds(Int((options.lockTimeout * 1000).rounded()))
+      )
     } catch let error where options.recover && error.isRecoverable {
       do {
         let moved = try TodoDatabase.recover(path: path)

@@ -35,7 +35,8 @@ struct Todo: AsyncParsableCommand {
     (--create makes it a new database), a truncated or corrupt one, one that does not start \
     with a SQLite header, a text file, another application's database, or a newer schema; 66 \
     for a directory, a device or pipe, an unreadable file or a missing directory; 74 when the \
-    file cannot be created or opened; 75 when another process keeps it locked. --recover \
+    file cannot be created or opened; 75 when another process keeps it locked longer than \
+    --lock-timeout. --recover \
     moves a damaged file (or one that is not a Todo database; never a newer schema) aside to \
     FILE.damaged-<UTC time> and starts a new database, and says so on standard error. A file \
     without write permission (also for root) is opened read-only: list and export work, a \
@@ -95,6 +96,15 @@ struct Options: ParsableArguments {
   @Flag(name: [.short, .long], help: "Print no acknowledgements (lists and errors still print).")
   var quiet = false
 
+  @Option(
+    help: ArgumentHelp(
+      "How long to wait for another process that holds the database locked, then exit with 75 "
+        + "(0: at once).",
+      valueName: "SECONDS"
+    )
+  )
+  var lockTimeout: Double = 30
+
   @OptionGroup var recording: RecordingOptions
 
   /// The architecture the service is built on (`--architecture`).
@@ -103,6 +113,7 @@ struct Options: ParsableArguments {
   func validate() throws {
     // SQLite would take "" for a temporary database, gone with the process, and all with it.
     if db?.isEmpty == true { throw ValidationError("--db needs a path") }
+    try NumericOption.check(lockTimeout, of: "--lock-timeout", atLeast: 0, atMost: 86_400)
   }
 }
 
