@@ -8,7 +8,7 @@ import CascadeStreams
 /// on `ImmediateScheduler.instance` (on the sending thread, like the Store column's
 /// `.synchronous` delivery).
 extension W1 {
-  static let feedbackBenchmark = Benchmark(
+  static let feedbackCell = Cell(
     workload,
     .feedback,
     expected: expected,
@@ -27,7 +27,9 @@ extension W1 {
     let subscription = loop.states.subscribe(
       onNext: opaque { @Sendable (state: State) in tally.record(state.count) }
     )
+    Operations.begin()
     dispatch(n: n, to: loop)
+    Operations.end()
     let count = loop.currentState.count
     try check(count == n, "final count \(count), expected \(n)")
     subscription.dispose()

@@ -5,44 +5,44 @@ import Glibc
 #endif
 
 /// What one run of a memory-measured workload (W3, W7) did to the process's resident memory.
-struct MemoryUsage: Sendable, Codable {
+package struct MemoryUsage: Sendable, Codable {
   /// The workload's own estimate of its state's size, in bytes.
-  let stateBytes: Int
+  package let stateBytes: Int
   /// Resident memory added by the setup (building the state, the store and its subscriber).
-  let setupBytes: Int
+  package let setupBytes: Int
   /// How far the peak resident memory rose above the resident memory at the end of the setup,
   /// while the operations ran: 0 for a store that mutates its state in place, about the state's
   /// size (or more) for one that copies it per operation.
-  let growthBytes: Int
+  package let growthBytes: Int
   /// The process's peak resident memory during the run (VmHWM).
-  let peakBytes: Int
+  package let peakBytes: Int
   /// The process's resident memory at the end of the setup, where the peak is measured from
   /// (VmRSS).
-  let baselineBytes: Int
+  package let baselineBytes: Int
   /// The process's resident memory when the run had returned (VmRSS): what it kept.
-  let endBytes: Int
+  package let endBytes: Int
   /// The same after the allocator returned its free memory to the system (`malloc_trim`): what
   /// is still in use, rather than held free by the allocator.
-  let trimmedEndBytes: Int
+  package let trimmedEndBytes: Int
   /// Whether the peak could be reset before the run (`/proc/self/clear_refs`, Linux ≥ 4.0).
   ///
   /// If not, `growthBytes` only shows growth above the process's earlier peak.
-  let peakWasReset: Bool
+  package let peakWasReset: Bool
 
   /// Whether the operations left memory flat: growth under half the state's size.
-  var isFlat: Bool { growthBytes < stateBytes / 2 }
+  package var isFlat: Bool { growthBytes < stateBytes / 2 }
 }
 
 /// Measures the peak resident memory of one run on Linux, from `/proc/self/status` (VmRSS and
 /// VmHWM, the high-water mark).
 ///
-/// The harness runs a memory-measured benchmark once more after its timed runs, inside
-/// ``measure(_:)``: it resets the high-water mark, and the workload calls
+/// The benchmarks run every iteration of a memory-measured cell inside ``measure(_:)``: it
+/// resets the high-water mark, and the workload calls
 /// ``operationsBegin(stateBytes:)`` once its state and store are built, which resets the mark
 /// again and records the resident memory there; when the run returns, the mark is the peak of
 /// the operations alone. Elsewhere than Linux nothing is measured.
-enum MemoryProbe {
-  // Safety (all three): touched only by the harness thread, which runs the benchmarks one at a
+package enum MemoryProbe {
+  // Safety (all three): touched only by the harness thread, which runs the cells one at a
   // time; a workload calls `operationsBegin` from that same thread.
   /// Whether a measured run is in progress.
   private nonisolated(unsafe) static var armed = false
@@ -51,7 +51,8 @@ enum MemoryProbe {
 
   /// Runs `body` once with the probe armed and returns what it did to memory, or `nil` where
   /// memory cannot be read or the workload never called ``operationsBegin(stateBytes:)``.
-  static func measure<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, MemoryUsage?) {
+  package static func measure<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, MemoryUsage?)
+  {
     releaseFreeMemory()
     _ = resetPeak()
     start = status()?.rss

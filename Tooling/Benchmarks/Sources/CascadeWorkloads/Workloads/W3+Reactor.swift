@@ -38,7 +38,7 @@ extension W3 {
     var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
-  static let reactorBenchmark = Benchmark(
+  static let reactorCell = Cell(
     workload,
     .reactor,
     expected: expected,
@@ -58,7 +58,9 @@ extension W3 {
       .subscribe(onNext: opaque { @Sendable (value: Int) in tally.record(value) })
     watch.start(at: address(of: reactor.currentState.items))
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    Operations.begin()
     toggle(n: n, reactor)
+    Operations.end()
     try checkFinal(reactor.currentState, tally)
     subscription.dispose()
     return Outcome(checksum: tally.checksum, counters: [reallocations: watch.moves])

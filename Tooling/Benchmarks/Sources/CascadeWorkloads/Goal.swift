@@ -1,16 +1,18 @@
 /// A goal a cell is held to in a full run.
 ///
-/// The verdict is printed under the table and written to the JSON. Quick runs (`--quick`) judge nothing: their N is too small to mean anything.
-struct Goal: Sendable {
+/// The reporter prints the verdict under the table. Quick runs (`CASCADE_BENCHMARKS=quick`) judge
+/// nothing: their N is too small to mean anything.
+package struct Goal: Sendable {
   /// What the goal asks, such as `≥ 10.0 M/s`.
-  let description: String
+  package let description: String
   /// Judges a measurement; the second argument finds another cell of the same row.
-  let judge: @Sendable (Measurement, _ cell: (Architecture) -> Measurement?) -> Verdict
+  package let judge:
+    @Sendable (CellMeasurement, _ cell: (Architecture) -> CellMeasurement?) -> Verdict
 
   /// Whether a cell met its goal, and what it measured.
-  struct Verdict: Sendable, Codable {
-    let met: Bool
-    let detail: String
+  package struct Verdict: Sendable, Codable {
+    package let met: Bool
+    package let detail: String
   }
 
   /// At least `rate` operations per second at the median time.
@@ -27,7 +29,7 @@ struct Goal: Sendable {
   static func maximumRatio(_ ratio: Double, to reference: Architecture) -> Goal {
     Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(reference.rawValue)") { measured, cell in
       // A cell run alone (`--cell`) would find itself as its column's cell.
-      guard let other = cell(reference), other.benchmark.label != measured.benchmark.label else {
+      guard let other = cell(reference), other.cell.label != measured.cell.label else {
         return Verdict(met: false, detail: "no \(reference.rawValue) cell to compare with")
       }
       let measuredRatio = measured.nanosecondsPerOperation / other.nanosecondsPerOperation

@@ -27,8 +27,8 @@ extension W2 {
     var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
-  static let reactorBenchmarks = [
-    Benchmark(
+  static let reactorCells = [
+    Cell(
       workload,
       .reactor,
       variant: "select(\\.values, at: i): the subscription index",
@@ -37,7 +37,7 @@ extension W2 {
       notes: notes,
       run: { n in try runReactor(n: n, indexed: true) }
     ),
-    Benchmark(
+    Cell(
       workload,
       .reactor,
       variant: "select { $0.values[i] }: a selector per subscriber",
@@ -62,7 +62,9 @@ extension W2 {
         subscriptions.append(reactor.select(select).subscribe(onNext: record))
       }
     }
+    Operations.begin()
     dispatch(n: n, to: reactor)
+    Operations.end()
     try check(
       reactor.currentState.values == final(n),
       "final values differ from the expected ones"

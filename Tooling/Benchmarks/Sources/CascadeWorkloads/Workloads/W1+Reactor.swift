@@ -100,8 +100,8 @@ extension W1 {
     var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
-  static let reactorBenchmarks = [
-    Benchmark(
+  static let reactorCells = [
+    Cell(
       workload,
       .reactor,
       variant: "final class conforming to Reactor",
@@ -109,7 +109,7 @@ extension W1 {
       goal: .minimumRate(10e6),
       run: { n in try runReactor(CounterReactor(), n: n) }
     ),
-    Benchmark(
+    Cell(
       workload,
       .reactor,
       variant: "BaseReactor subclass",
@@ -117,14 +117,14 @@ extension W1 {
       goal: .minimumRate(10e6),
       run: { n in try runReactor(CounterBaseReactor(), n: n) }
     ),
-    Benchmark(
+    Cell(
       workload,
       .reactor,
       variant: "no runtime property",
       expected: expected,
       run: { n in try runReactor(CounterReactorWithoutRuntime(), n: n) }
     ),
-    Benchmark(
+    Cell(
       workload,
       .reactor,
       variant: "ReactorKit's form: no runtime property, mutate returns an Observable",
@@ -139,7 +139,9 @@ extension W1 {
     let subscription = reactor.state.subscribe(
       onNext: opaque { @Sendable (state: State) in tally.record(state.count) }
     )
+    Operations.begin()
     dispatch(n: n, to: reactor)
+    Operations.end()
     let count = reactor.currentState.count
     try check(count == n, "final count \(count), expected \(n)")
     subscription.dispose()

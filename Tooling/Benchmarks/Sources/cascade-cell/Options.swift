@@ -1,10 +1,12 @@
+import CascadeWorkloads
+
 /// The command line:
-/// `cascade-benchmarks [--quick] [--filter ID]... [--only COLUMN]... [--cell LABEL]... [--list]
-/// [--runs N] [--json FILE] [--n N]`.
+/// `cascade-cell [--filter ID]... [--only COLUMN]... [--cell LABEL]... [--list] [--runs N]
+/// [--n N]`.
 struct Options: Sendable {
   /// Workload id prefixes to run; empty runs everything.
   ///
-  /// `W6` selects W6 and W6b. W0 always runs, since every ratio is taken against it.
+  /// `W6` selects W6 and W6b. W0 always runs, as in the benchmarks' table.
   var filters: [String] = []
   /// Columns to run (architecture names, case-insensitive); empty runs every column.
   ///
@@ -13,31 +15,26 @@ struct Options: Sendable {
   /// Cells to run, by their label (case-insensitive): `W1 Store`, or with the variant,
   /// `W1 Reactor (BaseReactor subclass)`; empty runs what `filters` and `columns` select.
   ///
-  /// The cells named run alone: no W0 and no reference column, so that a profiler run sees the
-  /// work of one cell only (`Tooling/callgrind.sh`). Their table then shows no ratio to W0.
+  /// The cells named run alone: no W0 and no reference column, so that a profiler sees the
+  /// work of one cell only (`Tooling/callgrind.sh`).
   var cells: [String] = []
   /// Print the labels of the selected cells, one a line, instead of running them.
   var list = false
-  /// Timed runs per benchmark, after one untimed warm-up run: 5 by default, 1 with `--quick`.
-  var runs = 5
-  /// A smoke run: every workload at its small `quickN`, one timed run unless `--runs` says
-  /// otherwise; results are checked, no goal is judged.
-  var quick = false
-  /// Where to write the results as JSON, if anywhere.
-  var jsonPath: String?
-  /// Overrides every workload's N, for quick smoke runs; results are then not comparable.
+  /// Runs per cell after one warm-up run.
+  var runs = 1
+  /// Overrides every workload's N.
   var n: Int?
 
   static let usage = """
-    USAGE: cascade-benchmarks [--quick] [--filter <id>]... [--only <column>]...
-                              [--cell <label>]... [--list] [--runs <n>] [--json <file>]
-                              [--n <count>]
+    USAGE: cascade-cell [--filter <id>]... [--only <column>]... [--cell <label>]... [--list]
+                        [--runs <n>] [--n <count>]
+
+    Runs cells of the benchmarks alone, every run checked, measuring nothing: for profilers
+    (Tooling/callgrind.sh). The measurements come from `swift package benchmark`.
 
     OPTIONS:
-      --quick         A smoke run: small N for every workload, 1 timed run (unless --runs);
-                      checks every result, judges no goal. A few seconds in release.
       --filter <id>   Run the workloads whose id starts with <id> (case-insensitive); repeat or
-                      separate with commas for several. W0 always runs: ratios are taken to it.
+                      separate with commas for several. W0 always runs.
       --only <column> Run only these columns (Store, Reactor, Feedback, Streams) besides the
                       plain and hand-written references; repeat or separate with commas.
       --cell <label>  Run only this cell, named as --list prints it ("W1 Store",
@@ -45,9 +42,8 @@ struct Options: Sendable {
                       profiler sees this cell alone. Repeat for several; not with --filter or
                       --only.
       --list          Print the labels of the cells the other options select, and exit.
-      --runs <n>      Timed runs per benchmark, after one warm-up run (default: 5).
-      --json <file>   Also write the results as JSON to <file>.
-      --n <count>     Override every workload's N (smoke runs only; not comparable).
+      --runs <n>      Runs per cell, after one warm-up run (default: 1).
+      --n <count>     Override every workload's N (default: each workload's N).
       -h, --help      Show this help.
     """
 
@@ -60,7 +56,6 @@ struct Options: Sendable {
   static func parse(_ arguments: [String]) throws(ParseError) -> Options? {
     var options = Options()
     var remaining = arguments[...]
-    var runsGiven = false
     func value(for flag: String) throws(ParseError) -> String {
       guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
         throw ParseError(description: "\(flag) needs a value")
@@ -92,13 +87,8 @@ struct Options: Sendable {
         options.cells.append(try value(for: flag))
       case "--list":
         options.list = true
-      case "--quick":
-        options.quick = true
       case "--runs":
         options.runs = try positive(try value(for: flag), for: flag)
-        runsGiven = true
-      case "--json":
-        options.jsonPath = try value(for: flag)
       case "--n":
         options.n = try positive(try value(for: flag), for: flag)
       default:
@@ -110,36 +100,30 @@ struct Options: Sendable {
         description: "--cell names its cells; it cannot be combined with --filter or --only"
       )
     }
-    if options.quick && !runsGiven { options.runs = 1 }
     return options
   }
 
-  /// The N to run `workload` with: `--n`, else its quick or full N.
-  func n(for workload: Workload) -> Int {
-    n ?? (quick ? workload.quickN : workload.n)
+  /// Whether `cell` runs: the cells named with `--cell`, else those of the selected workloads
+  /// and columns.
+  func selects(_ cell: Cell) -> Bool {
+    guard cells.isEmpty else { return cells.contains { names($0, cell) } }
+    return selects(cell.workload) && selects(cell.architecture)
   }
 
-  /// Whether `benchmark` runs: the cells named with `--cell`, else those of the selected
-  /// workloads and columns.
-  func selects(_ benchmark: Benchmark) -> Bool {
-    guard cells.isEmpty else { return cells.contains { names($0, benchmark) } }
-    return selects(benchmark.workload) && selects(benchmark.architecture)
-  }
-
-  /// Whether `label`, given with `--cell`, names `benchmark`.
-  func names(_ label: String, _ benchmark: Benchmark) -> Bool {
-    label.lowercased() == benchmark.label.lowercased()
+  /// Whether `label`, given with `--cell`, names `cell`.
+  func names(_ label: String, _ cell: Cell) -> Bool {
+    label.lowercased() == cell.label.lowercased()
   }
 
   /// Whether `architecture`'s column is selected.
   func selects(_ architecture: Architecture) -> Bool {
-    if columns.isEmpty || architecture == .plain || architecture == .handWritten { return true }
+    if columns.isEmpty || architecture.isReference { return true }
     return columns.contains { $0.lowercased() == architecture.rawValue.lowercased() }
   }
 
   /// Whether `workload` is selected.
   func selects(_ workload: Workload) -> Bool {
-    if workload.id == W0.workload.id || filters.isEmpty { return true }
+    if workload == .baseline || filters.isEmpty { return true }
     return filters.contains { workload.id.lowercased().hasPrefix($0.lowercased()) }
   }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// How the table and the notes write numbers.
-enum Format {
+package enum Format {
   /// `1234567` as `1,234,567`.
-  static func grouped(_ number: Int) -> String {
+  package static func grouped(_ number: Int) -> String {
     let digits = Array(String(number.magnitude))
     var result = number < 0 ? "-" : ""
     for (index, digit) in digits.enumerated() {
@@ -14,12 +14,12 @@ enum Format {
   }
 
   /// `value` with `decimals` digits after the point.
-  static func fixed(_ value: Double, _ decimals: Int) -> String {
+  package static func fixed(_ value: Double, _ decimals: Int) -> String {
     String(format: "%.\(decimals)f", value)
   }
 
   /// A duration in seconds, in ms or µs.
-  static func milliseconds(_ seconds: Double) -> String {
+  package static func milliseconds(_ seconds: Double) -> String {
     switch seconds {
     case 10e-3...: "\(fixed(seconds * 1e3, 1)) ms"
     case 1e-3...: "\(fixed(seconds * 1e3, 2)) ms"
@@ -28,7 +28,7 @@ enum Format {
   }
 
   /// Operations per second, as `12.3 M/s`.
-  static func rate(_ perSecond: Double) -> String {
+  package static func rate(_ perSecond: Double) -> String {
     switch perSecond {
     case 1e9...: "\(fixed(perSecond / 1e9, 2)) G/s"
     case 1e6...: "\(fixed(perSecond / 1e6, 1)) M/s"
@@ -38,13 +38,13 @@ enum Format {
   }
 
   /// A byte count in megabytes (10⁶ bytes), signed: `+1.2 MB`, `24.8 MB`.
-  static func megabytes(_ count: Int, signed: Bool = false) -> String {
+  package static func megabytes(_ count: Int, signed: Bool = false) -> String {
     let sign = count < 0 ? "-" : (signed ? "+" : "")
     return sign + "\(fixed(Double(count.magnitude) / 1e6, 1)) MB"
   }
 
   /// A byte count in binary units, signed: `+312.5 KiB`, `-8.0 KiB`, `1.2 MiB`.
-  static func bytes(_ count: Int, signed: Bool = false) -> String {
+  package static func bytes(_ count: Int, signed: Bool = false) -> String {
     let sign = count < 0 ? "-" : (signed ? "+" : "")
     let magnitude = Double(count.magnitude)
     let text =

@@ -14,8 +14,8 @@ enum W0 {
     var count = 0
   }
 
-  static let benchmarks = [
-    Benchmark(
+  static let cells = [
+    Cell(
       workload,
       .handWritten,
       expected: { n in Checksum(count: n, sum: n &* (n &+ 1) / 2, last: n) },
@@ -23,7 +23,9 @@ enum W0 {
         let tally = Tally()
         let reduce = opaque { (state: inout State, action: Int) in state.count &+= action }
         let observer = opaque { (state: State) in tally.record(state.count) }
+        Operations.begin()
         loop(n: n, reduce: reduce, observer: observer)
+        Operations.end()
         return tally.checksum
       }
     )

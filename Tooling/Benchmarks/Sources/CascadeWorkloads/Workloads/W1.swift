@@ -41,11 +41,11 @@ enum W1 {
     Checksum(count: n + 1, sum: n &* (n &+ 1) / 2, last: n)
   }
 
-  static let benchmarks =
+  static let cells =
     [
-      Benchmark(workload, .plain, expected: expected, run: runPlain),
-      Benchmark(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
-      Benchmark(
+      Cell(workload, .plain, expected: expected, run: runPlain),
+      Cell(workload, .store, expected: expected, goal: .minimumRate(10e6), run: runStore),
+      Cell(
         workload,
         .store,
         variant: "with a LoggingMiddleware whose logger filters every line out",
@@ -53,13 +53,15 @@ enum W1 {
         goal: .maximumRatio(2, to: .store),
         run: runStoreWithFilteredLogging
       ),
-    ] + reactorBenchmarks + [feedbackBenchmark]
+    ] + reactorCells + [feedbackCell]
 
   static func runPlain(n: Int) throws -> Checksum {
     let tally = Tally()
     let store = PlainStore(initialState: State(), reducer: makeReducer())
     store.subscribe(opaque { (state: State) in tally.record(state.count) })
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
     return tally.checksum
   }
@@ -71,7 +73,9 @@ enum W1 {
       on: .synchronous,
       opaque { @Sendable (state: State) in tally.record(state.count) }
     )
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
     subscription.dispose()
     return tally.checksum
@@ -93,7 +97,9 @@ enum W1 {
       on: .synchronous,
       opaque { @Sendable (state: State) in tally.record(state.count) }
     )
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
     subscription.dispose()
     return tally.checksum

@@ -49,10 +49,10 @@ enum W2 {
   }
 
   /// Prints the callback count next to the ideal.
-  static func notes(_ measured: Measurement) -> [String] {
+  static func notes(_ measured: CellMeasurement) -> [String] {
     let n = measured.n
     return [
-      "\(Format.grouped(measured.checksum.count)) subscriber callbacks "
+      "\(Format.grouped(measured.valuesReceived)) subscriber callbacks "
         + "(expected N + \(Format.grouped(width)) initial = \(Format.grouped(n + width)); "
         + "ideal N = \(Format.grouped(n)), one per action; one per subscriber would be "
         + "N × \(Format.grouped(width)) = \(Format.grouped(n * width)))"
@@ -62,17 +62,17 @@ enum W2 {
   static let oneCallbackPerAction = Goal(
     description: "one callback per action (N + \(Format.grouped(width)) initial)"
   ) { measured, _ in
-    let callbacks = measured.checksum.count
+    let callbacks = measured.valuesReceived
     return Goal.Verdict(
       met: callbacks == measured.n + width,
       detail: "\(Format.grouped(callbacks)) callbacks for N = \(Format.grouped(measured.n))"
     )
   }
 
-  static let benchmarks =
+  static let cells =
     [
-      Benchmark(workload, .plain, expected: expected, notes: notes, run: runPlain),
-      Benchmark(
+      Cell(workload, .plain, expected: expected, notes: notes, run: runPlain),
+      Cell(
         workload,
         .store,
         variant: "subscribe(\\.values, at: i): the subscription index",
@@ -81,7 +81,7 @@ enum W2 {
         notes: notes,
         run: runStoreIndexed
       ),
-      Benchmark(
+      Cell(
         workload,
         .store,
         variant: "subscribe(select: { $0.values[i] }): a selector per subscriber",
@@ -90,7 +90,7 @@ enum W2 {
         notes: notes,
         run: runStore
       ),
-    ] + reactorBenchmarks
+    ] + reactorCells
 
   static func runPlain(n: Int) throws -> Checksum {
     let tally = Tally()
@@ -100,7 +100,9 @@ enum W2 {
       let select = opaque { @Sendable (state: State) in state.values[index] }
       store.subscribe(select: select, record)
     }
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.values == final(n), "final values differ from the expected ones")
     return tally.checksum
   }
@@ -117,7 +119,9 @@ enum W2 {
       )
     }
     try check(store.subscriptionCount == width, "\(store.subscriptionCount) subscriptions")
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.values == final(n), "final values differ from the expected ones")
     return tally.checksum
   }
@@ -131,7 +135,9 @@ enum W2 {
     for index in 0..<width {
       subscriptions.append(store.subscribe(\.values, at: index, on: .synchronous, record))
     }
+    Operations.begin()
     dispatch(n: n, to: store)
+    Operations.end()
     try check(store.state.values == final(n), "final values differ from the expected ones")
     for subscription in subscriptions { subscription.dispose() }
     try check(store.subscriptionCount == 0, "\(store.subscriptionCount) subscriptions left")

@@ -16,9 +16,9 @@ enum W5 {
     Checksum(count: 1, sum: n, last: n)
   }
 
-  static let benchmarks = [
-    Benchmark(workload, .plain, expected: expected, run: runPlain),
-    Benchmark(workload, .feedback, expected: expected, goal: .minimumRate(5e6), run: runFeedback),
+  static let cells = [
+    Cell(workload, .plain, expected: expected, run: runPlain),
+    Cell(workload, .feedback, expected: expected, goal: .minimumRate(5e6), run: runFeedback),
   ]
 
   static func makeReducer() -> @Sendable (inout Int, Int) -> Void {
@@ -29,6 +29,7 @@ enum W5 {
   static func runPlain(n: Int) throws -> Checksum {
     let reduce = makeReducer()
     let goOn = opaque { @Sendable (count: Int) in count < n }
+    Operations.begin()
     var count = 0
     var pending = goOn(count) ? 1 : 0
     while pending > 0 {
@@ -36,6 +37,7 @@ enum W5 {
       reduce(&count, 1)
       if goOn(count) { pending += 1 }
     }
+    Operations.end()
     try check(count == n, "final count \(count), expected \(n)")
     let tally = Tally()
     tally.record(count)
@@ -44,6 +46,9 @@ enum W5 {
 
   static func runFeedback(n: Int) throws -> Checksum {
     let goOn = opaque { @Sendable (count: Int) in count < n }
+    // The loop runs to N while it is built: its feedback emits synchronously on the immediate
+    // scheduler. Building it is part of the measured operations.
+    Operations.begin()
     let loop = FeedbackLoop<Int, Int>(
       initial: 0,
       reduceInPlace: makeReducer(),
@@ -52,6 +57,7 @@ enum W5 {
       ],
       scheduler: ImmediateScheduler.instance
     )
+    Operations.end()
     let count = loop.currentState
     try check(count == n, "final count \(count), expected \(n)")
     // Released here, the loop ends.

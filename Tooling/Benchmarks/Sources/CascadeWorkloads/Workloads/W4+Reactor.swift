@@ -50,28 +50,32 @@ extension W4 {
     return opaque(operation)
   }
 
-  static let reactorBenchmarks = [
-    Benchmark(sequential, .reactor, expected: expected, goal: .minimumRate(50e3)) { n in
+  static let reactorCells = [
+    Cell(sequential, .reactor, expected: expected, goal: .minimumRate(50e3)) { n in
       try runBlocking { try await reactorSequential(n) }
     },
-    Benchmark(burst, .reactor, expected: expected, goal: .minimumRate(50e3)) { n in
+    Cell(burst, .reactor, expected: expected, goal: .minimumRate(50e3)) { n in
       try runBlocking { try await reactorBurst(n) }
     },
   ]
 
   static func reactorSequential(_ n: Int) async throws -> Checksum {
     let (reactor, subscription, tally, waiter) = makeReactor()
+    Operations.begin()
     for done in 1..<(n + 1) {
       await waiter.wait(until: done) { reactor.send(.start) }
     }
+    Operations.end()
     return try await finish(reactor, subscription, tally, n: n)
   }
 
   static func reactorBurst(_ n: Int) async throws -> Checksum {
     let (reactor, subscription, tally, waiter) = makeReactor()
+    Operations.begin()
     await waiter.wait(until: n) {
       for _ in 0..<n { reactor.send(.start) }
     }
+    Operations.end()
     return try await finish(reactor, subscription, tally, n: n)
   }
 

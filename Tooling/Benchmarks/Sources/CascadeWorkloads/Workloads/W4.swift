@@ -68,23 +68,23 @@ enum W4 {
     Checksum(count: n + 1, sum: n &* (n &+ 1) / 2, last: n)
   }
 
-  static let benchmarks = [
-    Benchmark(sequential, .plain, expected: expected) { n in
+  static let cells = [
+    Cell(sequential, .plain, expected: expected) { n in
       try runBlocking { await plainSequential(n) }
     },
-    Benchmark(sequential, .store, expected: expected) { n in
+    Cell(sequential, .store, expected: expected) { n in
       try runBlocking { try await storeSequential(n) }
     },
-    reactorBenchmarks[0],
-    feedbackBenchmarks[0],
-    Benchmark(burst, .plain, expected: expected) { n in
+    reactorCells[0],
+    feedbackCells[0],
+    Cell(burst, .plain, expected: expected) { n in
       try runBlocking { await plainBurst(n) }
     },
-    Benchmark(burst, .store, expected: expected) { n in
+    Cell(burst, .store, expected: expected) { n in
       try runBlocking { try await storeBurst(n) }
     },
-    reactorBenchmarks[1],
-    feedbackBenchmarks[1],
+    reactorCells[1],
+    feedbackCells[1],
   ]
 
   // MARK: Plain
@@ -96,9 +96,11 @@ enum W4 {
     let select = opaque { @Sendable (state: State) in state.done }
     let record = opaque { @Sendable (value: Int) in tally.record(value) }
     store.subscribe(select: select, record)
+    Operations.begin()
     for _ in 0..<n {
       store.send(await Task { await effect() }.value)
     }
+    Operations.end()
     return tally.checksum
   }
 
@@ -109,6 +111,7 @@ enum W4 {
     let select = opaque { @Sendable (state: State) in state.done }
     let record = opaque { @Sendable (value: Int) in tally.record(value) }
     store.subscribe(select: select, record)
+    Operations.begin()
     await withTaskGroup(of: Action.self) { group in
       for _ in 0..<n {
         group.addTask { await effect() }
@@ -117,6 +120,7 @@ enum W4 {
         store.send(action)
       }
     }
+    Operations.end()
     return tally.checksum
   }
 
@@ -125,18 +129,22 @@ enum W4 {
   static func storeSequential(_ n: Int) async throws -> Checksum {
     let (store, tally, waiter) = makeStore()
     let command = makeCommand()
+    Operations.begin()
     for done in 1..<(n + 1) {
       await waiter.wait(until: done) { store.run("W4", command) }
     }
+    Operations.end()
     return try await finish(store, tally, n: n)
   }
 
   static func storeBurst(_ n: Int) async throws -> Checksum {
     let (store, tally, waiter) = makeStore()
     let command = makeCommand()
+    Operations.begin()
     await waiter.wait(until: n) {
       for _ in 0..<n { store.run("W4", command) }
     }
+    Operations.end()
     return try await finish(store, tally, n: n)
   }
 

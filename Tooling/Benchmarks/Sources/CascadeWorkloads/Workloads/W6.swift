@@ -54,16 +54,16 @@ enum W6 {
     }
   }
 
-  static let benchmarks = [
-    Benchmark(workload, .handWritten, run: runHandWritten),
-    Benchmark(
+  static let cells = [
+    Cell(workload, .handWritten, run: runHandWritten),
+    Cell(
       workload,
       .streams,
       goal: .maximumRatio(3, to: .handWritten),
       run: runObservableFrom
     ),
-    Benchmark(subjectWorkload, .handWritten, run: runHandWritten),
-    Benchmark(subjectWorkload, .streams, run: runPublishSubject),
+    Cell(subjectWorkload, .handWritten, run: runHandWritten),
+    Cell(subjectWorkload, .streams, run: runPublishSubject),
   ]
 
   // MARK: Hand-written
@@ -72,7 +72,9 @@ enum W6 {
     let closures = Closures.make()
     let tally = Tally()
     let observer = opaque { @Sendable (value: Int) in tally.record(value) }
+    Operations.begin()
     composedByHand(n: n, closures: closures, observer: observer)
+    Operations.end()
     return tally.checksum
   }
 
@@ -97,8 +99,11 @@ enum W6 {
     let closures = Closures.make()
     let tally = Tally()
     let observer = opaque { @Sendable (value: Int) in tally.record(value) }
+    // The values flow while the chain is subscribed: building it is part of the operations.
+    Operations.begin()
     let subscription = chain(Observable.from(0..<n), closures)
       .subscribe(onNext: observer)
+    Operations.end()
     subscription.dispose()
     return tally.checksum
   }
@@ -109,8 +114,10 @@ enum W6 {
     let observer = opaque { @Sendable (value: Int) in tally.record(value) }
     let subject = PublishSubject<Int, Never>()
     let subscription = chain(subject, closures).subscribe(onNext: observer)
+    Operations.begin()
     for element in 0..<n { subject.onNext(element) }
     subject.onCompleted()
+    Operations.end()
     subscription.dispose()
     return tally.checksum
   }

@@ -107,7 +107,7 @@ enum W3 {
 
   static let reallocations = "array buffer moves"
 
-  static func notes(_ measured: Measurement) -> [String] {
+  static func notes(_ measured: CellMeasurement) -> [String] {
     var notes: [String] = []
     if let moves = measured.counters[reallocations] {
       notes.append(
@@ -139,8 +139,8 @@ enum W3 {
     )
   }
 
-  static let benchmarks = [
-    Benchmark(
+  static let cells = [
+    Cell(
       workload,
       .plain,
       expected: expected,
@@ -148,7 +148,7 @@ enum W3 {
       notes: notes,
       outcome: runPlain
     ),
-    Benchmark(
+    Cell(
       workload,
       .store,
       expected: expected,
@@ -157,7 +157,7 @@ enum W3 {
       notes: notes,
       outcome: runStore
     ),
-    reactorBenchmark,
+    reactorCell,
   ]
 
   static func runPlain(n: Int) throws -> Outcome {
@@ -169,7 +169,9 @@ enum W3 {
     store.subscribe(select: select, record)
     watch.start(at: address(of: store.state.items))
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    Operations.begin()
     toggle(n: n, store)
+    Operations.end()
     try checkFinal(store.state, tally)
     return Outcome(checksum: tally.checksum, counters: [reallocations: watch.moves])
   }
@@ -185,7 +187,9 @@ enum W3 {
     )
     watch.start(at: address(of: store.state.items))
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    Operations.begin()
     toggle(n: n, store)
+    Operations.end()
     try checkFinal(store.state, tally)
     subscription.dispose()
     return Outcome(checksum: tally.checksum, counters: [reallocations: watch.moves])

@@ -132,10 +132,12 @@ enum W7 {
     static let coalesced = "coalesced"
     static let peakBacklog = "peak backlog"
     static let sendNanoseconds = "send ns"
+    /// Every counter above.
+    static let all = [deliveries, coalesced, peakBacklog, sendNanoseconds]
   }
 
-  static let benchmarks = [
-    Benchmark(
+  static let cells = [
+    Cell(
       latest,
       .plain,
       expected: expected,
@@ -143,7 +145,7 @@ enum W7 {
       notes: notes,
       outcome: runPlain
     ),
-    Benchmark(
+    Cell(
       latest,
       .store,
       expected: expected,
@@ -152,7 +154,7 @@ enum W7 {
       notes: notes,
       outcome: { n in try runStore(n: n, everyState: false) }
     ),
-    Benchmark(
+    Cell(
       every,
       .plain,
       expected: expected,
@@ -160,7 +162,7 @@ enum W7 {
       notes: notes,
       outcome: runPlain
     ),
-    Benchmark(
+    Cell(
       every,
       .store,
       expected: expected,
@@ -179,11 +181,13 @@ enum W7 {
     )
     store.subscribe(opaque { @Sendable (state: State) in receiver.receive(state) })
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    Operations.begin()
     let clock = ContinuousClock()
     let start = clock.now
     let peak = produce(n: n, store)
     let sent = clock.now - start
     try receiver.waitForFinal()
+    Operations.end()
     try check(
       receiver.deliveries == n + 1,
       "\(receiver.deliveries) deliveries, expected every state: N + 1 = \(n + 1)"
@@ -201,11 +205,13 @@ enum W7 {
       opaque { @Sendable (state: State) in receiver.receive(state) }
     )
     MemoryProbe.operationsBegin(stateBytes: stateBytes)
+    Operations.begin()
     let clock = ContinuousClock()
     let start = clock.now
     let peak = produce(n: n, store)
     let sent = clock.now - start
     try receiver.waitForFinal()
+    Operations.end()
     let coalesced = store.coalescedDeliveries
     try check(
       receiver.deliveries + coalesced == n + 1,
@@ -270,7 +276,7 @@ enum W7 {
     return peak
   }
 
-  static func notes(_ measured: Measurement) -> [String] {
+  static func notes(_ measured: CellMeasurement) -> [String] {
     var notes: [String] = []
     let counters = measured.counters
     if let delivered = counters[Counter.deliveries], let coalesced = counters[Counter.coalesced],

@@ -1,23 +1,24 @@
 /// A workload: one row of the results table (see shared BENCHMARKS.md for the definitions).
-struct Workload: Sendable, Hashable {
+package struct Workload: Sendable, Hashable {
   /// The id from BENCHMARKS.md, such as `W6`; variants add a letter (`W6b`).
-  let id: String
+  package let id: String
   /// A short description for the table.
-  let name: String
+  package let name: String
   /// The number of operations one run performs.
-  let n: Int
-  /// The number of operations in `--quick` mode: small, for a smoke run that checks results.
-  let quickN: Int
+  package let n: Int
+  /// The number of operations of a quick run (`CASCADE_BENCHMARKS=quick`): small, for a smoke
+  /// run that checks results and counts allocations.
+  package let quickN: Int
   /// Whether the table's cells show the peak resident memory of the operations (W7), beside the
-  /// time; the row's benchmarks measure memory.
-  var showsPeakMemory = false
+  /// time; the row's cells measure memory.
+  package var showsPeakMemory = false
 }
 
 /// The architectures compared: the columns of the results table.
 ///
-/// A column appears once a benchmark for it is registered in ``Benchmark/all``, so Reactor and
-/// Feedback columns show up as their workloads are written; the order here is the column order.
-enum Architecture: String, CaseIterable, Sendable, Codable {
+/// A column appears once a cell for it is registered in ``Cell/all``; the order here is the
+/// column order.
+package enum Architecture: String, CaseIterable, Sendable, Codable {
   /// The same work written by hand: plain loops and closure calls, no library.
   case handWritten = "hand-written"
   /// A minimal store written without the library (``PlainStore``): a state, a reducer and an
@@ -29,39 +30,39 @@ enum Architecture: String, CaseIterable, Sendable, Codable {
   case store = "Store"
   /// CascadeReactor: a `Reactor` on the store engine.
   case reactor = "Reactor"
-  /// CascadeFeedback (not written yet).
+  /// CascadeFeedback: a `FeedbackLoop`.
   case feedback = "Feedback"
 
   /// Whether this column is a reference written without the library, which the library columns
   /// of the same row are compared with.
-  var isReference: Bool { self == .handWritten || self == .plain }
+  package var isReference: Bool { self == .handWritten || self == .plain }
 }
 
 /// What a run produced, compared across runs and across the architectures of one workload so
 /// that a faster cell is never a cell that did less work.
-struct Checksum: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct Checksum: Sendable, Hashable, Codable, CustomStringConvertible {
   /// How many values reached the subscriber.
-  var count = 0
+  package var count = 0
   /// The wrapping sum of those values.
-  var sum = 0
+  package var sum = 0
   /// The last value received.
-  var last = 0
+  package var last = 0
 
-  var description: String { "count \(count), sum \(sum), last \(last)" }
+  package var description: String { "count \(count), sum \(sum), last \(last)" }
 }
 
 /// What one run produced: the checksum of what reached the subscribers, and counters a
 /// workload reports beside it (W3 counts how often the state's array buffer moved).
-struct Outcome: Sendable {
-  var checksum: Checksum
-  /// Named counts, reported under the table and in the JSON; not compared across columns.
-  var counters: [String: Int] = [:]
+package struct Outcome: Sendable {
+  package var checksum: Checksum
+  /// Named counts, reported under the table; not compared across columns.
+  package var counters: [String: Int] = [:]
 }
 
-/// A run that did not do what it should (a wrong final state, a lost action); the harness stops
+/// A run that did not do what it should (a wrong final state, a lost action); the run stops
 /// with this message.
-struct CheckFailure: Error, CustomStringConvertible {
-  let description: String
+package struct CheckFailure: Error, CustomStringConvertible {
+  package let description: String
 }
 
 /// Throws ``CheckFailure`` with `message` unless `condition` holds.
@@ -73,27 +74,29 @@ func check(
 }
 
 /// One cell of the table: a workload run by one architecture.
-struct Benchmark: Sendable {
-  let workload: Workload
-  let architecture: Architecture
+package struct Cell: Sendable {
+  package let workload: Workload
+  package let architecture: Architecture
   /// Which way of writing the cell this is, or `nil` for a cell written one way.
   ///
-  /// W1's Reactor cell is measured written two ways: a `final class` conforming to `Reactor`,
-  /// and a `BaseReactor` subclass. The table shows the fastest variant and notes the others
-  /// under it.
-  let variant: String?
+  /// W1's Reactor cell is measured written several ways: a `final class` conforming to
+  /// `Reactor`, a `BaseReactor` subclass, and so on. The table shows the fastest variant and
+  /// notes the others under it.
+  package let variant: String?
   /// The result a correct run must produce for a given N, if it is known independently.
-  let expected: (@Sendable (Int) -> Checksum)?
-  /// Whether the harness measures the peak resident memory of one extra run (see
-  /// ``MemoryProbe``).
-  let measuresMemory: Bool
+  package let expected: (@Sendable (Int) -> Checksum)?
+  /// Whether the run measures what it does to the resident memory (see ``MemoryProbe``).
+  package let measuresMemory: Bool
   /// The goal a full run holds this cell to; quick runs print no verdicts.
-  let goal: Goal?
+  package let goal: Goal?
   /// Lines printed under the table about this cell (callback counts, memory).
-  let notes: (@Sendable (Measurement) -> [String])?
+  package let notes: (@Sendable (CellMeasurement) -> [String])?
   /// Runs the workload once over N operations and returns what reached the subscribers; throws
   /// if the run ended in a wrong state.
-  let run: @Sendable (Int) throws -> Outcome
+  ///
+  /// The run calls ``Operations/begin()`` where its setup ends and ``Operations/end()`` where its
+  /// N operations are done, so that a harness can measure the operations alone.
+  package let run: @Sendable (Int) throws -> Outcome
 
   init(
     _ workload: Workload,
@@ -102,7 +105,7 @@ struct Benchmark: Sendable {
     expected: (@Sendable (Int) -> Checksum)? = nil,
     measuresMemory: Bool = false,
     goal: Goal? = nil,
-    notes: (@Sendable (Measurement) -> [String])? = nil,
+    notes: (@Sendable (CellMeasurement) -> [String])? = nil,
     outcome run: @escaping @Sendable (Int) throws -> Outcome
   ) {
     self.workload = workload
@@ -121,7 +124,7 @@ struct Benchmark: Sendable {
     variant: String? = nil,
     expected: (@Sendable (Int) -> Checksum)? = nil,
     goal: Goal? = nil,
-    notes: (@Sendable (Measurement) -> [String])? = nil,
+    notes: (@Sendable (CellMeasurement) -> [String])? = nil,
     run: @escaping @Sendable (Int) throws -> Checksum
   ) {
     self.init(
@@ -136,20 +139,29 @@ struct Benchmark: Sendable {
   }
 }
 
-extension Benchmark {
-  /// The cell's name in messages: `W1 Reactor`, and its variant if it has one.
-  var label: String {
+extension Cell {
+  /// The cell's name: `W1 Reactor`, and its variant if it has one.
+  ///
+  /// The benchmarks, the reporter, `cascade-cell --cell` and the callgrind baseline all name
+  /// the cell this way.
+  package var label: String {
     let cell = "\(workload.id) \(architecture.rawValue)"
     guard let variant else { return cell }
     return "\(cell) (\(variant))"
   }
 
-  /// Every benchmark, in row order.
+  /// The first cell of this cell's row, when that is another cell: every cell of a row must
+  /// produce the same result.
+  package var rowReference: Cell? {
+    guard let first = Self.all.first(where: { $0.workload == workload }) else { return nil }
+    return first.label == label ? nil : first
+  }
+
+  /// Every cell, in row order.
   ///
   /// W0 comes first: every ratio is taken against it.
-  static let all: [Benchmark] =
-    W0.benchmarks + W1.benchmarks + W2.benchmarks + W3.benchmarks + W4.benchmarks
-    + W5.benchmarks + W6.benchmarks + W7.benchmarks
+  package static let all: [Cell] =
+    W0.cells + W1.cells + W2.cells + W3.cells + W4.cells + W5.cells + W6.cells + W7.cells
 }
 
 /// Returns `value` through a call the optimizer cannot see into.
@@ -166,7 +178,7 @@ func opaque<T>(_ value: T) -> T {
 /// Collects what the subscribers of a run receive.
 final class Tally: @unchecked Sendable {
   // Safety: a run's subscribers are called one at a time: synchronously on the thread that runs
-  // the benchmark, or (W4) by the store's processing, which runs one input at a time and hands
+  // the cell, or (W4) by the store's processing, which runs one input at a time and hands
   // over through its lock; `checksum` is read after the run, ordered after the last call by the
   // same lock or the continuation that ends the run.
   private(set) var checksum = Checksum()
@@ -177,4 +189,15 @@ final class Tally: @unchecked Sendable {
     checksum.sum &+= value
     checksum.last = value
   }
+}
+
+extension Workload {
+  /// W0, the bare loop every ratio is taken against.
+  package static var baseline: Workload { W0.workload }
+}
+
+extension Outcome {
+  /// The names of every counter a cell's outcome may report, so that a harness can declare them
+  /// before it runs the cell.
+  package static let counterNames = [W3.reallocations] + W7.Counter.all
 }

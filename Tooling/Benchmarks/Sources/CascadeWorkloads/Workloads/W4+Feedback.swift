@@ -20,11 +20,11 @@ extension W4 {
     case done
   }
 
-  static let feedbackBenchmarks = [
-    Benchmark(sequential, .feedback, expected: expected, goal: .minimumRate(50e3)) { n in
+  static let feedbackCells = [
+    Cell(sequential, .feedback, expected: expected, goal: .minimumRate(50e3)) { n in
       try runBlocking { try await feedbackSequential(n) }
     },
-    Benchmark(burst, .feedback, expected: expected, goal: .minimumRate(50e3)) { n in
+    Cell(burst, .feedback, expected: expected, goal: .minimumRate(50e3)) { n in
       try runBlocking { try await feedbackBurst(n) }
     },
   ]
@@ -52,17 +52,21 @@ extension W4 {
 
   static func feedbackSequential(_ n: Int) async throws -> Checksum {
     let (loop, subscription, tally, waiter) = makeObservedLoop()
+    Operations.begin()
     for done in 1..<(n + 1) {
       await waiter.wait(until: done) { loop.send(.start) }
     }
+    Operations.end()
     return try await finish(loop, subscription, tally, n: n)
   }
 
   static func feedbackBurst(_ n: Int) async throws -> Checksum {
     let (loop, subscription, tally, waiter) = makeObservedLoop()
+    Operations.begin()
     await waiter.wait(until: n) {
       for _ in 0..<n { loop.send(.start) }
     }
+    Operations.end()
     return try await finish(loop, subscription, tally, n: n)
   }
 
