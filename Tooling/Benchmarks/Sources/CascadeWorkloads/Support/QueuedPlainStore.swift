@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import Synchronization
 
 /// W7's `plain` column: the store an app could write for itself when its subscribers run on a
@@ -13,45 +12,50 @@ import Synchronization
 /// waiting (``backlog``) as the Store counts its deliveries waiting, so both columns are sampled
 /// alike. It lives in the benchmark module, so the optimizer specializes it for W7's types, as
 /// it would an app's own code.
-final class QueuedPlainStore<State: Sendable, Action>: @unchecked Sendable {
-  // Safety: `state` and `subscribers` are guarded by `lock`; `pending` is atomic; `reducer` and
-  // `queue` are immutable, and `reducer` is only called with `lock` held.
-  private let lock = NSLock()
-  private var state: State
-  private var subscribers: [@Sendable (State) -> Void] = []
-  private let reducer: (inout State, Action) -> Void
+///
+/// The state and the subscribers live in a `Mutex`, which owns them: the class has no mutable
+/// stored property of its own, so it is plainly `Sendable`.
+final class QueuedPlainStore<State: Sendable, Action>: Sendable {
+  /// What the lock guards.
+  private struct Guarded {
+    var state: State
+    var subscribers: [@Sendable (State) -> Void] = []
+  }
+
+  private let guarded: Mutex<Guarded>
+  private let reducer: @Sendable (inout State, Action) -> Void
   private let queue: DispatchQueue
   private let pending = Atomic<Int>(0)
 
   init(
     initialState: State,
     queue: DispatchQueue,
-    reducer: @escaping (inout State, Action) -> Void
+    reducer: @escaping @Sendable (inout State, Action) -> Void
   ) {
-    state = initialState
+    guarded = Mutex(Guarded(state: initialState))
     self.queue = queue
     self.reducer = reducer
   }
 
   /// The current state.
-  var currentState: State { lock.withLock { state } }
+  var currentState: State { guarded.withLock { $0.state } }
 
   /// How many posts wait on the queue now.
   var backlog: Int { pending.load(ordering: .relaxed) }
 
   /// Reduces `action` into the state in place, then posts the new state to every subscriber.
   func send(_ action: Action) {
-    lock.withLock {
-      reducer(&state, action)
-      for subscriber in subscribers { post(state, to: subscriber) }
+    guarded.withLock { guarded in
+      reducer(&guarded.state, action)
+      for subscriber in guarded.subscribers { post(guarded.state, to: subscriber) }
     }
   }
 
   /// Posts the state now, then after every action, to `handler` on the queue.
   func subscribe(_ handler: @escaping @Sendable (State) -> Void) {
-    lock.withLock {
-      subscribers.append(handler)
-      post(state, to: handler)
+    guarded.withLock { guarded in
+      guarded.subscribers.append(handler)
+      post(guarded.state, to: handler)
     }
   }
 

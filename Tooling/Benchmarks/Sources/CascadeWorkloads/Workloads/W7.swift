@@ -1,6 +1,7 @@
 import CascadeStore
 import CascadeStreams
 import Dispatch
+import Synchronization
 
 /// W7, burst: one producer thread sends N actions as fast as it can to a store whose one
 /// subscriber is slow and runs on a serial dispatch queue (issue 19, "Bursts follow a stated
@@ -87,14 +88,16 @@ enum W7 {
   }
 
   /// The slow subscriber: what it received, and a signal when the final state arrives.
-  final class Receiver: @unchecked Sendable {
-    // Safety: `receive` runs on the subscription's serial queue, one delivery at a time; the
-    // harness thread reads the counts only after `waitForFinal` returned, ordered after the
-    // final delivery by the semaphore.
-    private(set) var deliveries = 0
-    private(set) var last = -1
-    private(set) var lastSum = 0
-    private(set) var outOfOrder = 0
+  ///
+  /// Its counts are atomics, so the class is plainly `Sendable`. `receive` runs on the
+  /// subscription's serial queue, one delivery at a time, so relaxed operations suffice there;
+  /// the harness thread reads the counts after ``waitForFinal()`` returned, ordered after the
+  /// final delivery by the semaphore (and, if it timed out, for its message only).
+  final class Receiver: Sendable {
+    private let deliveryCount = Atomic<Int>(0)
+    private let lastSequence = Atomic<Int>(-1)
+    private let lastValuesSum = Atomic<Int>(0)
+    private let outOfOrderCount = Atomic<Int>(0)
     private let final: Int
     private let done = DispatchSemaphore(value: 0)
 
@@ -102,15 +105,24 @@ enum W7 {
       self.final = final
     }
 
+    /// The deliveries received.
+    var deliveries: Int { deliveryCount.load(ordering: .relaxed) }
+    /// The sequence number of the last state received.
+    var last: Int { lastSequence.load(ordering: .relaxed) }
+    /// The sum of the values of the last state received.
+    var lastSum: Int { lastValuesSum.load(ordering: .relaxed) }
+    /// How many deliveries came after a later state.
+    var outOfOrder: Int { outOfOrderCount.load(ordering: .relaxed) }
+
     func receive(_ state: State) {
       let clock = ContinuousClock()
       let deadline = clock.now.advanced(by: subscriberWork)
       var sum = 0
       for value in state.values { sum &+= value }
-      deliveries += 1
-      if state.sequence <= last { outOfOrder += 1 }
-      last = state.sequence
-      lastSum = sum
+      deliveryCount.add(1, ordering: .relaxed)
+      if state.sequence <= last { outOfOrderCount.add(1, ordering: .relaxed) }
+      lastSequence.store(state.sequence, ordering: .relaxed)
+      lastValuesSum.store(sum, ordering: .relaxed)
       while clock.now < deadline {}
       if state.sequence == final { done.signal() }
     }
