@@ -3,7 +3,7 @@
 /// A run must produce the cell's expected checksum where the workload knows it, else the same
 /// checksum as the first cell of its row (computed once, by running that cell); and every run
 /// must produce the same checksum as the first. A faster cell is then never one that did less
-/// work. Both harnesses use it: the benchmarks (one run per iteration) and `cascade-cell`.
+/// work. The benchmarks (one run per iteration) and `cascade-cell` both run cells through it.
 package final class CheckedRuns {
   package let cell: Cell
   package let n: Int

@@ -10,7 +10,7 @@ import CascadeStreams
 ///
 /// A store that copied the array per action would pay for 10,000 items per toggle. Two probes
 /// show it: the reducer watches the array's buffer address and counts how often it moved (a copy
-/// moves it; in-place mutation never does), and one extra run measures the peak resident memory
+/// moves it; in-place mutation never does), and every run measures the peak resident memory
 /// of the toggles alone (``MemoryProbe``), reported next to the state's own size.
 enum W3 {
   static let workload = Workload(id: "W3", name: "large state", n: 100_000, quickN: 10_000)

@@ -30,7 +30,7 @@ import Synchronization
 /// the final state (its sequence, the sum of its values as the subscriber saw them) and the last
 /// sequence delivered.
 ///
-/// Memory is measured in one extra run (``MemoryProbe``): the resident memory before the burst
+/// Memory is measured in every run (``MemoryProbe``): the resident memory before the burst
 /// (the store and subscriber built), the peak during the burst, and the resident memory after
 /// it drained.
 enum W7 {
@@ -295,7 +295,7 @@ enum W7 {
       let peak = counters[Counter.peakBacklog], let sent = counters[Counter.sendNanoseconds]
     {
       notes.append(
-        "in the memory run, \(Format.grouped(delivered)) deliveries and "
+        "per run (medians), \(Format.grouped(delivered)) deliveries and "
           + "\(Format.grouped(coalesced)) states coalesced (of N + 1 = "
           + "\(Format.grouped(measured.n + 1))); the producer sent N in "
           + "\(Format.milliseconds(Double(sent) * 1e-9)); the deliveries waiting peaked at "
