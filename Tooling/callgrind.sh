@@ -8,7 +8,7 @@
 #   Tooling/callgrind.sh
 #   Tooling/callgrind.sh --scratch-path .build-bench/benchmarks --n 50000
 #   --n N              operations of the shorter runs (default 100000; the longer ones run 2N)
-#   --workloads IDS    workload ids, as the benchmarks' --filter takes them (default W1,W3)
+#   --workloads IDS    workload ids, as cascade-cell's --filter takes them (default W1,W3)
 #   --scratch-path DIR the benchmarks' build folder (default Tooling/Benchmarks/.build)
 #   --no-build         use the release build already in the scratch path
 #   --keep             keep the callgrind files and logs (printed folder) for callgrind_annotate
@@ -22,13 +22,13 @@
 # Environment: BENCHMARKS_SCRATCH_PATH sets the scratch path (the flag wins); TMPDIR where the
 # callgrind files go (removed at the end unless --keep).
 #
-# Method: each cell (`cascade-benchmarks --list`) runs alone (`--cell`, so no W0 and no other
-# cell) under callgrind four times: N and 2N operations, each with 1 and 2 timed runs
-# (`--runs`). A run of the harness also does work that does not belong to the operations: the
-# process start, the warm-up run (which runs the same N, so it scales with N too), W3's memory
-# probe run and its expected checksum (computed with N toggles), each run's setup (W3 builds
-# 10,000 items). Two runs minus one run is one timed run, setup included; that at 2N minus that
-# at N is N operations and nothing else:
+# Method: each cell (`cascade-cell --list`, the benchmarks' cells run alone, outside the
+# benchmark tool) runs alone (`--cell`, so no W0 and no other cell) under callgrind four times:
+# N and 2N operations, each with 1 and 2 runs after the warm-up (`--runs`). A process also does
+# work that does not belong to the operations: its start, the warm-up run (which runs the same N,
+# so it scales with N too), the expected checksum (W3 computes it with N toggles), each run's
+# setup (W3 builds 10,000 items). Two runs minus one run is one run, setup included; that at 2N
+# minus that at N is N operations and nothing else:
 #   instructions/op = (Ir(2N, 2 runs) − Ir(2N, 1 run) − Ir(N, 2 runs) + Ir(N, 1 run)) / N
 # Runs with SWIFT_DETERMINISTIC_HASHING=1 so that hashing does not vary between processes.
 set -euo pipefail
@@ -95,12 +95,12 @@ fi
 build_flags=(-c release --package-path "$package" --scratch-path "$scratch")
 if [ "$build" = 1 ]; then
   echo "callgrind: building the benchmarks (release, $scratch)…" >&2
-  swift build "${build_flags[@]}" >"$work/build.log" 2>&1 || {
+  swift build "${build_flags[@]}" --product cascade-cell >"$work/build.log" 2>&1 || {
     cat "$work/build.log" >&2
     exit 1
   }
 fi
-binary="$(swift build "${build_flags[@]}" --show-bin-path)/cascade-benchmarks"
+binary="$(swift build "${build_flags[@]}" --show-bin-path)/cascade-cell"
 if ! [ -x "$binary" ]; then
   echo "callgrind: no $binary; build it or drop --no-build" >&2
   exit 1
