@@ -35,14 +35,14 @@ struct UsingTests {
   func stream(
     _ events: @escaping @Sendable (Int) -> [Recorded<StreamEvent<Int, TestError>>]
   ) -> Observable<Int, TestError> {
-    // Multi-statement closures spell their typed throws: Swift 6.3 infers them as throwing
-    // `Never`, which it does not convert to `throws(TestError)` here.
-    Observable.using { () throws(TestError) -> Resource in
+    // The stream's type is spelled: Swift 6.3 does not infer `Failure` from the result type
+    // through closures that throw `Failure` ("invalid conversion of thrown error type 'Never'").
+    Observable<Int, TestError>.using {
       resourceCalls.increment()
       let resource = Resource(scheduler: scheduler)
       made.value = resource
       return resource
-    } observableFactory: { (resource: Resource) throws(TestError) -> Observable<Int, TestError> in
+    } observableFactory: { resource in
       used.value = resource
       factoryCalls.increment()
       let cold = scheduler.createColdObservable(
@@ -98,7 +98,7 @@ struct UsingTests {
       Observable<Int, TestError>.using { () throws(TestError) -> Resource in
         resourceCalls.increment()
         throw Self.failure
-      } observableFactory: { (_: Resource) throws(TestError) -> Observable<Int, TestError> in
+      } observableFactory: { _ in
         factoryCalls.increment()
         return .never()
       }
@@ -111,7 +111,7 @@ struct UsingTests {
   // RxSwift: testUsing_ThrowResourceUsage. The resource is disposed of with the failure.
   @Test func aFailingStreamFactoryFailsAtOnceAndDisposesOfTheResource() {
     let observer = scheduler.start {
-      Observable<Int, TestError>.using { () throws(TestError) -> Resource in
+      Observable<Int, TestError>.using {
         resourceCalls.increment()
         let resource = Resource(scheduler: scheduler)
         made.value = resource

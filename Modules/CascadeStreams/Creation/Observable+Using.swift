@@ -6,11 +6,11 @@ extension Observable {
   /// disposal — it is disposed of, then the resource. A failure thrown by either factory fails
   /// the stream at once (and disposes of the resource, if it was made). This is RxSwift's
   /// `using(_:observableFactory:)` and passes its test cases; the factories throw the stream's
-  /// typed `Failure`. A factory closure of several statements spells its type, `throws(Failure)`
-  /// included: Swift 6.3 does not infer it.
+  /// typed `Failure`. Spell the stream's type, as below: Swift 6.3 does not infer `Failure` from
+  /// the context through closures that throw it.
   ///
   /// ```swift
-  /// let lines = Observable<String, FileError>.using { () throws(FileError) -> LineReader in
+  /// let lines = Observable<String, FileError>.using {
   ///   try LineReader(path: path)
   /// } observableFactory: { reader in
   ///   reader.lines
