@@ -142,6 +142,109 @@ struct CompletableOperatorsTests {
     )
   }
 
+  // MARK: andThen(Single), andThen(Maybe)
+
+  // RxSwift converts the second stream with `asSingle()` or `asMaybe()`, whose failures here are
+  // typed `ElementCountError<TestError>`: the completable is brought to that type with
+  // `mapError(ElementCountError.failure)`, and RxSwift's `testError` reads `.failure(test)`.
+  typealias Wrapped = ElementCountError<TestError>
+
+  enum Trait: CaseIterable, Sendable {
+    case single
+    case maybe
+  }
+
+  func then(
+    _ first: Completable<Wrapped>,
+    _ next: HotObservable<Int, TestError>,
+    as trait: Trait
+  ) -> Observable<Int, Wrapped> {
+    switch trait {
+    case .single: first.andThen(next.asSingle()).asObservable()
+    case .maybe: first.andThen(next.asMaybe()).asObservable()
+    }
+  }
+
+  func wrapped(_ source: HotObservable<Never, TestError>) -> Completable<Wrapped> {
+    source.mapError(Wrapped.failure).asCompletable()
+  }
+
+  // RxSwift: testCompletableEmpty_SingleCompleted, testCompletableEmpty_MaybeCompleted
+  @Test(arguments: Trait.allCases)
+  func emptyThenTrait(trait: Trait) {
+    let next = values([.next(.seconds(285), 1), .completed(.seconds(290))])
+    let observer = scheduler.start { then(.empty(), next, as: trait) }
+    observer.assertEvents([.next(.seconds(290), 1), .completed(.seconds(290))])
+    next.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(290))])
+  }
+
+  // RxSwift: testCompletableCompleted_SingleNormal, testCompletableCompleted_MaybeNormal
+  @Test(arguments: Trait.allCases)
+  func completableThenTrait(trait: Trait) {
+    let first = completable([.completed(.seconds(210))])
+    let next = values([.next(.seconds(290), 1), .completed(.seconds(290))])
+    let observer = scheduler.start { then(wrapped(first), next, as: trait) }
+    observer.assertEvents([.next(.seconds(290), 1), .completed(.seconds(290))])
+    first.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(210))])
+    next.assertSubscriptions([SubscriptionWindow(.seconds(210), .seconds(290))])
+  }
+
+  // RxSwift: testCompletableError_SingleNormal, testCompletableError_MaybeNormal
+  @Test(arguments: Trait.allCases)
+  func aFailureNeverStartsTheTrait(trait: Trait) {
+    let first = completable([.error(.seconds(210), Self.failure)])
+    let next = values([.next(.seconds(290), 1), .completed(.seconds(290))])
+    let observer = scheduler.start { then(wrapped(first), next, as: trait) }
+    observer.assertEvents([.error(.seconds(210), .failure(Self.failure))])
+    first.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(210))])
+    next.assertSubscriptions([])
+  }
+
+  // RxSwift: testCompletableCompleted_SingleError, testCompletableCompleted_MaybeError
+  @Test(arguments: Trait.allCases)
+  func theTraitsFailurePasses(trait: Trait) {
+    let first = completable([.completed(.seconds(210))])
+    let next = values([.error(.seconds(290), Self.failure)])
+    let observer = scheduler.start { then(wrapped(first), next, as: trait) }
+    observer.assertEvents([.error(.seconds(290), .failure(Self.failure))])
+    first.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(210))])
+    next.assertSubscriptions([SubscriptionWindow(.seconds(210), .seconds(290))])
+  }
+
+  // RxSwift: testCompletableCompleted_MaybeEmpty
+  @Test func completableThenAnEmptyMaybe() {
+    let first = completable([.completed(.seconds(210))])
+    let next = values([.completed(.seconds(290))])
+    let observer = scheduler.start { then(wrapped(first), next, as: .maybe) }
+    observer.assertEvents([.completed(.seconds(290))])
+    first.assertSubscriptions([SubscriptionWindow(.seconds(200), .seconds(210))])
+    next.assertSubscriptions([SubscriptionWindow(.seconds(210), .seconds(290))])
+  }
+
+  // RxSwift: testAndThenSingleReleasesResources…, testAndThenMaybeReleasesResources… (3 each);
+  // the suite's resource check fails if anything is left alive.
+  @Test func andThenATraitReleasesEverything() {
+    let outcomes = Recorder<String>()
+    let empty = Completable<TestError>.empty()
+    let failed = Completable<TestError>.error(Self.failure)
+    empty.andThen(Single.just(1)).subscribe { outcomes.append("\($0)") }
+    failed.andThen(Single.just(1)).subscribe { outcomes.append("\($0)") }
+    empty.andThen(Single<Int, TestError>.error(Self.failure)).subscribe {
+      outcomes.append("\($0)")
+    }
+    empty.andThen(Maybe.just(1)).subscribe { outcomes.append("\($0)") }
+    failed.andThen(Maybe.just(1)).subscribe { outcomes.append("\($0)") }
+    empty.andThen(Maybe<Int, TestError>.error(Self.failure)).subscribe {
+      outcomes.append("\($0)")
+    }
+    #expect(
+      outcomes.values == [
+        "success(1)", "failure(test)", "failure(test)", "success(1)", "error(test)",
+        "error(test)",
+      ]
+    )
+  }
+
   // MARK: concat and zip (CompletableTest.swift)
 
   // RxSwift: test_concat, test_concat_sequence, test_concat_collection, test_concat_variadic
