@@ -303,6 +303,49 @@ struct OperatorConcurrencyTests {
     subscription.dispose()
   }
 
+  @Test func zipPairsConcurrentSourcesInOrderWithoutOverlap() async {
+    let count = 2_000
+    let a = PublishSubject<Int, Never>()
+    let b = PublishSubject<Int, Never>()
+    let inside = LockedValue(0)
+    let overlaps = Counter()
+    let received = Recorder<String>()
+    let subscription = a.zip(b) { "\($0)-\($1)" }
+      .subscribe(onNext: { value in
+        let entered = inside.withLock { inside in
+          inside += 1
+          return inside
+        }
+        if entered > 1 { overlaps.increment() }
+        received.append(value)
+        inside.withLock { $0 -= 1 }
+      })
+    let finished = await runOnThreads(2, timeout: .seconds(60)) { index in
+      let source = index == 0 ? a : b
+      for value in 0..<count { source.onNext(value) }
+    }
+    #expect(finished)
+    subscription.dispose()
+    #expect(overlaps.value == 0)
+    #expect(received.values == (0..<count).map { "\($0)-\($0)" })
+  }
+
+  @Test func ambMirrorsExactlyOneOfConcurrentSources() async {
+    let count = 2_000
+    let sources = [PublishSubject<Int, Never>(), PublishSubject<Int, Never>()]
+    let received = Recorder<Int>()
+    let subscription = sources[0].amb(sources[1])
+      .subscribe(onNext: { received.append($0) })
+    let finished = await runOnThreads(2, timeout: .seconds(60)) { index in
+      for value in 0..<count { sources[index].onNext(index * count + value) }
+    }
+    #expect(finished)
+    subscription.dispose()
+    let values = received.values
+    let winner = (values.first ?? 0) / count
+    #expect(values == Array(winner * count..<(winner + 1) * count))
+  }
+
   // A replaced inner's values are dropped from the moment of the switch; only a callout that had
   // already started (it is not interrupted) may finish after it.
   @Test func flatMapLatestDropsAReplacedInnerAfterTheSwitch() async {
