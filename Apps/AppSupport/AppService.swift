@@ -45,7 +45,20 @@ public protocol AppService<Intent, State>: AnyObject, Sendable {
   var states: Observable<State, Never> { get }
 
   /// Sends an intent; intents are processed in the order they were sent.
+  ///
+  /// It may return before the intent is processed: when another thread is processing the
+  /// service's inputs (an effect's outcome), that thread processes it too. ``finish()`` waits
+  /// until it was.
   func send(_ intent: Intent)
+
+  /// Waits until every intent sent so far has been processed, its states delivered, and the
+  /// work it started (a request, a file or database write) has ended and been processed: the
+  /// architecture's own `finish()`.
+  ///
+  /// A front that prints what an intent led to waits for this rather than for the first state
+  /// that looks done, which may be one partway through the intent. Work that never ends keeps
+  /// it waiting.
+  func finish() async
 }
 
 /// The service did not reach the awaited state in time.
@@ -94,6 +107,40 @@ extension AppService {
   }
 }
 
+extension AppService {
+  /// Waits until the service has finished everything sent so far (``finish()``), at most
+  /// `timeout`.
+  ///
+  /// - Throws: ``AppServiceTimeout`` when it has not finished within `timeout`.
+  public func finish(timeout: Duration) async throws {
+    // `finish()` does not end when cancelled: the first of it and the timer resumes the wait,
+    // and a finish that outlives the timer ends on its own, unawaited.
+    let waiter = LockedValue<CheckedContinuation<Bool, Never>?>(nil)
+    let finished = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Bool, Never>) in
+      waiter.withLock { $0 = continuation }
+      let resume: @Sendable (Bool) -> Void = { finished in
+        waiter.withLock { pending in
+          defer { pending = nil }
+          return pending
+        }?.resume(returning: finished)
+      }
+      let timer = Task {
+        try? await Task.sleep(for: timeout)
+        resume(false)
+      }
+      Task {
+        await self.finish()
+        resume(true)
+        timer.cancel()
+      }
+    }
+    guard finished else {
+      throw AppServiceTimeout(timeout: timeout, lastState: String(describing: currentState))
+    }
+  }
+}
+
 /// Any app service with the given intents and state, as one concrete type: for code generic
 /// over a concrete `AppService` (such as a test harness) that receives the `any AppService`
 /// an app's factory returns.
@@ -114,4 +161,6 @@ public final class AnyAppService<Intent: Sendable, State: Sendable & Equatable>:
   public var states: Observable<State, Never> { base.states }
   /// Sends `intent` to the wrapped service.
   public func send(_ intent: Intent) { base.send(intent) }
+  /// Waits until the wrapped service has finished everything sent so far.
+  public func finish() async { await base.finish() }
 }

@@ -117,4 +117,6 @@ private final class Reseeded: AppService {
       base.send(intent)
     }
   }
+
+  func finish() async { await base.finish() }
 }

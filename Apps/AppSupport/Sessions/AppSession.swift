@@ -8,7 +8,7 @@ import Foundation
 /// A front (a command-line command) goes through its session for everything that is not its own
 /// logic, so that a recording of the session holds all it needs to replay it:
 ///
-/// - ``perform(_:timeout:until:)`` sends an intent and waits for the state that ends it;
+/// - ``perform(_:timeout:finishing:until:)`` sends an intent and waits for the state that ends it;
 /// - ``fact(_:live:)`` (``line(live:)``, ``flag(_:live:)``) reads something from outside the
 ///   service: a line typed, whether a file exists, a file's bytes;
 /// - ``finish()`` ends the session.
@@ -168,17 +168,25 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   /// checks that the recording sent the same intent here, replays the inputs recorded up to
   /// the front's next record, and returns the state they led to.
   ///
+  /// With `finishing`, a live session first waits for the service to finish the intent and the
+  /// work it started (``AppService/finish()``), so that `done` is checked on the state the
+  /// intent ends in, never on one partway through it: an intent that makes several changes
+  /// can be processed by another thread (one reducing an effect's outcome), and the first of
+  /// its states may already satisfy `done`. A replay always replays the intent's inputs whole.
+  ///
   /// - Throws: ``AppServiceTimeout`` when a live state takes longer than `timeout`;
   ///   ``SessionReplayError/diverged(path:reason:)`` when the recording sent another intent,
   ///   ended, or does not lead to a state that satisfies `done`.
   public func perform(
     _ intent: Intent,
     timeout: Duration = .seconds(60),
+    finishing: Bool = false,
     until done: @escaping @Sendable (State) -> Bool
   ) async throws -> State {
     guard let cursor else {
       recorder?.record(.intent(intent))
       service.send(intent)
+      if finishing { try await service.finish(timeout: timeout) }
       return try await service.waitForState(timeout: timeout, where: done)
     }
     await cursor.replayInputs()
@@ -279,7 +287,7 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   /// The service reaches the state the recorded one ended in. Returns the replay's report; `nil`
   /// for a live session.
   ///
-  /// For a replay without a front (a test, a tool): ``perform(_:timeout:until:)`` and
+  /// For a replay without a front (a test, a tool): ``perform(_:timeout:finishing:until:)`` and
   /// ``fact(_:live:)`` replay the recording turn by turn instead.
   @discardableResult
   public func replayRecording() async -> ReplayReport? {

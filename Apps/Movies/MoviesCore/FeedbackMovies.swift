@@ -67,4 +67,9 @@ public final class FeedbackMovies: AppService {
   public func send(_ intent: MoviesIntent) {
     loop.send(.intent(intent))
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await loop.finish()
+  }
 }

@@ -38,6 +38,11 @@ public final class ReactorMovies: AppService {
   public func send(_ intent: MoviesIntent) {
     reactor.send(intent)
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await reactor.finish()
+  }
 }
 
 /// The reactor of ``ReactorMovies``: intents in, page requests and their outcomes as mutations.

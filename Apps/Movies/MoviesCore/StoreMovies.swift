@@ -55,6 +55,11 @@ public final class StoreMovies: AppService {
     store.send(.intent(intent))
     store.fire(command: StartRequest(source: source, started: started))
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await store.finish()
+  }
 }
 
 /// Starts the request in flight if no earlier command started it: the store's one page effect.

@@ -123,7 +123,9 @@ struct Browse: AsyncParsableCommand {
     func load(_ intent: MoviesIntent) async throws {
       let page = session.service.currentState.request(for: intent)?.page
       if loadingIndicator, let page { StandardOutput.write("Loading page \(page)…") }
-      let state = try await session.perform(intent, timeout: wait) { !$0.isLoading }
+      let state = try await session.perform(intent, timeout: wait, finishing: true) {
+        !$0.isLoading
+      }
       if loadingIndicator, page != nil { StandardOutput.write("\r\u{1B}[K") }
       render(state)
     }

@@ -61,7 +61,11 @@ struct List: AsyncParsableCommand {
     do {
       try await reportingReplayErrors {
         while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
-          state = try await session.perform(.loadNextPage, timeout: source.patience) {
+          state = try await session.perform(
+            .loadNextPage,
+            timeout: source.patience,
+            finishing: true
+          ) {
             !$0.isLoading
           }
           if let pageFailure = state.failure {

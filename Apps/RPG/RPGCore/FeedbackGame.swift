@@ -53,6 +53,11 @@ public final class FeedbackGame: AppService {
     loop.send(.intent(intent))
   }
 
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await loop.finish()
+  }
+
   /// While changes are pending, applies the next one: each change makes its own state, as in
   /// the other architectures.
   static let applyChanges = Feedback<FeedbackGameMachine, FeedbackGameEvent> { machines in

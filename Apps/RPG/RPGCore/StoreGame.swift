@@ -49,6 +49,11 @@ public final class StoreGame: AppService {
       core.fire(command: PlayIntent(intent: intent, file: file))
     }
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await core.finish()
+  }
 }
 
 // MARK: - Events

@@ -54,15 +54,19 @@ final class Session {
     subscription.dispose()
   }
 
-  /// Sends `intent` and waits until it was processed and no save or load is in progress.
+  /// Sends `intent` and waits until the game has finished it: all the changes it makes applied
+  /// and their messages taken, its save or load done.
   ///
-  /// Every intent makes at least one change (``GameState/changes`` grows), which tells that it
-  /// was processed even when another thread (a save finishing) was processing the service's
-  /// inputs when it was sent.
+  /// An intent makes several changes (an attack, then a level-up), and when another thread (a
+  /// save finishing) is processing the game's inputs, that thread applies them while this one
+  /// waits: a state partway through the intent must not end the wait, or this turn would print
+  /// without the rest of its messages and the next turn with them. So the wait is for the
+  /// service to finish; the state is then checked to have grown (``GameState/changes``) and to
+  /// be idle.
   @discardableResult
   func perform(_ intent: GameIntent) async throws -> GameState {
     let before = game.currentState.changes
-    return try await app.perform(intent) { $0.changes > before && !$0.isBusy }
+    return try await app.perform(intent, finishing: true) { $0.changes > before && !$0.isBusy }
   }
 
   /// Loads the save file; a missing, corrupt or newer save is a failure.

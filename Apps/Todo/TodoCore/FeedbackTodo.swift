@@ -51,4 +51,9 @@ public final class FeedbackTodo: AppService {
   public func send(_ intent: TodoIntent) {
     loop.send(.intent(intent))
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await loop.finish()
+  }
 }

@@ -41,6 +41,11 @@ public final class ReactorTodo: AppService {
   public func send(_ intent: TodoIntent) {
     reactor.send(intent)
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await reactor.finish()
+  }
 }
 
 /// RxTodo's reactor: intents in, the shared reducer's events as mutations.

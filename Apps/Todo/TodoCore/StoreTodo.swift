@@ -51,6 +51,11 @@ public final class StoreTodo: AppService {
     store.send(.intent(intent))
     store.fire(command: StartWrites(storage: writes, started: started))
   }
+
+  /// Waits until every intent sent so far and the work it started are done.
+  public func finish() async {
+    await store.finish()
+  }
 }
 
 /// Enqueues the writes the state has issued since the last time, in order.

@@ -21,4 +21,5 @@ final class AnyMovies: AppService {
   var currentState: MoviesState { base.currentState }
   var states: Observable<MoviesState, Never> { base.states }
   func send(_ intent: MoviesIntent) { base.send(intent) }
+  func finish() async { await base.finish() }
 }
