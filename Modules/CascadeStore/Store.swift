@@ -82,6 +82,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// A handle on `engine` that does not own it, for commands.
+  @usableFromInline
   init(engine: StoreEngine<State, Action>, origin: EffectOrigin?) {
     self.engine = engine
     ownsEngine = false
@@ -170,6 +171,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - cancelInFlight: Whether to cancel the commands in flight with the same `id` first —
   ///     the "latest search wins" case.
   ///   - operation: The work, with a copy of the state and a handle to send through.
+  @inlinable
   public func run(
     _ name: String = "run",
     id: (any Hashable & Sendable)? = nil,

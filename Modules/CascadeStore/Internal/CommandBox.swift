@@ -36,6 +36,7 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
     didExpire = command.didExpire(state:core:)
   }
 
+  @inlinable
   init(
     name: String,
     operation: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
@@ -56,8 +57,18 @@ struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
 }
 
 /// The name of the command whose task is running, so a late send can say where it came from.
+@usableFromInline
 enum CommandOrigin {
   @TaskLocal static var name: String?
+
+  /// Runs `body` with `name` as the command's name (``name``).
+  @usableFromInline
+  static func run(
+    named name: String,
+    _ body: () async throws -> Void
+  ) async throws {
+    try await $name.withValue(name, operation: body)
+  }
 }
 
 /// The id of a cancellable command.
