@@ -5,9 +5,12 @@
 package struct Goal: Sendable {
   /// What the goal asks, such as `≥ 10.0 M/s`.
   package let description: String
-  /// Judges a measurement; the second argument finds another cell of the same row.
+  /// Judges a measurement; the second argument finds another cell of the same row: the one
+  /// the table shows for an architecture (`nil` variant: the fastest of its variants), or
+  /// one variant of it.
   package let judge:
-    @Sendable (CellMeasurement, _ cell: (Architecture) -> CellMeasurement?) -> Verdict
+    @Sendable (CellMeasurement, _ cell: (Architecture, _ variant: String?) -> CellMeasurement?)
+      -> Verdict
 
   /// Whether a cell met its goal, and what it measured.
   package struct Verdict: Sendable, Codable {
@@ -26,11 +29,19 @@ package struct Goal: Sendable {
   }
 
   /// At most `ratio` times the time per operation of the `reference` cell of the same row.
-  static func maximumRatio(_ ratio: Double, to reference: Architecture) -> Goal {
-    Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(reference.rawValue)") { measured, cell in
+  ///
+  /// With a `variant`, the reference is that variant of the column rather than the one the
+  /// table shows (W4's plain round trip that makes the Store's thread hops).
+  static func maximumRatio(
+    _ ratio: Double,
+    to reference: Architecture,
+    variant: String? = nil
+  ) -> Goal {
+    let name = reference.rawValue + (variant.map { " (\($0))" } ?? "")
+    return Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(name)") { measured, cell in
       // A cell run alone (`--cell`) would find itself as its column's cell.
-      guard let other = cell(reference), other.cell.label != measured.cell.label else {
-        return Verdict(met: false, detail: "no \(reference.rawValue) cell to compare with")
+      guard let other = cell(reference, variant), other.cell.label != measured.cell.label else {
+        return Verdict(met: false, detail: "no \(name) cell to compare with")
       }
       let measuredRatio = measured.nanosecondsPerOperation / other.nanosecondsPerOperation
       return Verdict(met: measuredRatio <= ratio, detail: "×\(Format.fixed(measuredRatio, 2))")

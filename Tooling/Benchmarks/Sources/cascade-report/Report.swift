@@ -124,7 +124,13 @@ struct Report {
         let cell = measurement(measured.cell.workload, measured.cell.architecture)
         guard cell?.cell.goal?.description != goal.description else { return nil }
       }
-      let verdict = goal.judge(measured) { self.measurement(measured.cell.workload, $0) }
+      let verdict = goal.judge(measured) { architecture, variant in
+        guard let variant else { return self.measurement(measured.cell.workload, architecture) }
+        return self.measurements.first {
+          $0.cell.workload == measured.cell.workload && $0.cell.architecture == architecture
+            && $0.cell.variant == variant
+        }
+      }
       return "  \(verdict.met ? "met   " : "MISSED") \(measured.cell.workload.id) "
         + "\(measured.cell.architecture.rawValue)"
         + (shown ? "" : measured.cell.variant.map { " (\($0))" } ?? "")

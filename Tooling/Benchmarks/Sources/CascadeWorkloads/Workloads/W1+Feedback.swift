@@ -12,7 +12,7 @@ extension W1 {
     workload,
     .feedback,
     expected: expected,
-    goal: .minimumRate(5e6),
+    goal: .all([.minimumRate(5e6), .maximumRatio(2, to: .plain)]),
     run: runFeedback
   )
 

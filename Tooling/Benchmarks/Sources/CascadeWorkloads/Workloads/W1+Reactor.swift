@@ -106,7 +106,7 @@ extension W1 {
       .reactor,
       variant: "final class conforming to Reactor",
       expected: expected,
-      goal: .minimumRate(10e6),
+      goal: .all([.minimumRate(10e6), .maximumRatio(2, to: .plain)]),
       run: { n in try runReactor(CounterReactor(), n: n) }
     ),
     Cell(
@@ -114,7 +114,7 @@ extension W1 {
       .reactor,
       variant: "BaseReactor subclass",
       expected: expected,
-      goal: .minimumRate(10e6),
+      goal: .all([.minimumRate(10e6), .maximumRatio(2, to: .plain)]),
       run: { n in try runReactor(CounterBaseReactor(), n: n) }
     ),
     Cell(

@@ -42,7 +42,7 @@ extension W2 {
       .reactor,
       variant: "select { $0.values[i] }: a selector per subscriber",
       expected: expected,
-      goal: oneCallbackPerAction,
+      goal: closureSelectorGoal,
       notes: notes,
       run: { n in try runReactor(n: n, indexed: false) }
     ),

@@ -43,7 +43,7 @@ extension W3 {
     .reactor,
     expected: expected,
     measuresMemory: true,
-    goal: .all([.minimumRate(5e6), flatMemory]),
+    goal: .all([.minimumRate(5e6), flatMemory, .maximumRatio(2, to: .plain)]),
     notes: notes,
     outcome: runReactor
   )

@@ -153,11 +153,12 @@ enum W3 {
       .store,
       expected: expected,
       measuresMemory: true,
-      goal: .all([.minimumRate(5e6), flatMemory]),
+      goal: .all([.minimumRate(5e6), flatMemory, .maximumRatio(2, to: .plain)]),
       notes: notes,
       outcome: runStore
     ),
     reactorCell,
+    feedbackCell,
   ]
 
   static func runPlain(n: Int) throws -> Outcome {

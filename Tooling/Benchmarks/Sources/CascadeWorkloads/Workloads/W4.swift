@@ -1,4 +1,5 @@
 import CascadeStore
+import Synchronization
 
 /// W4, effect round trip: an action starts an asynchronous side effect that sends an action
 /// back; the round trip ends when that result is reduced.
@@ -72,7 +73,15 @@ enum W4 {
     Cell(sequential, .plain, expected: expected) { n in
       try runBlocking { await plainSequential(n) }
     },
-    Cell(sequential, .store, expected: expected) { n in
+    Cell(sequential, .plain, variant: sameHops, expected: expected) { n in
+      try runBlocking { await plainSequentialWithTheStoresHops(n) }
+    },
+    Cell(
+      sequential,
+      .store,
+      expected: expected,
+      goal: .maximumRatio(2, to: .plain, variant: sameHops)
+    ) { n in
       try runBlocking { try await storeSequential(n) }
     },
     reactorCells[0],
@@ -99,6 +108,40 @@ enum W4 {
     Operations.begin()
     for _ in 0..<n {
       store.send(await Task { await effect() }.value)
+    }
+    Operations.end()
+    return tally.checksum
+  }
+
+  /// The variant of the plain round trip that makes the Store's thread hops.
+  static let sameHops = "Task.immediate, a lock and a continuation: the Store's thread hops"
+
+  /// The plain round trip made as the Store makes it: the effect starts in a task that runs at
+  /// once on the driver's thread (`Task.immediate`, as `store.run` starts a command), sends its
+  /// action to a store behind a lock (the Store's is thread-safe too), whose subscriber resumes
+  /// the driver's continuation (the ``Waiter``, as the Store column's): the driver then goes
+  /// on wherever the executor resumes it. ``plainSequential(_:)`` awaits `Task { … }.value`
+  /// instead, which hops to another thread and back but takes no lock and no continuation of
+  /// its own.
+  static func plainSequentialWithTheStoresHops(_ n: Int) async -> Checksum {
+    let tally = Tally()
+    let waiter = Waiter()
+    let effect = makeEffect()
+    let store = LockedPlainStore(PlainStore(initialState: State(), reducer: makeReducer()))
+    let select = opaque { @Sendable (state: State) in state.done }
+    let record = opaque { @Sendable (value: Int) in
+      tally.record(value)
+      waiter.reached(value)
+    }
+    store.guarded.withLock { $0.subscribe(select: select, record) }
+    Operations.begin()
+    for done in 1..<(n + 1) {
+      await waiter.wait(until: done) {
+        Task.immediate {
+          let action = await effect()
+          store.guarded.withLock { $0.send(action) }
+        }
+      }
     }
     Operations.end()
     return tally.checksum
@@ -171,5 +214,15 @@ enum W4 {
     try check(store.state.done == n, "\(store.state.done) results reduced, expected \(n)")
     try check(store.effectsInFlight == 0, "\(store.effectsInFlight) commands still in flight")
     return tally.checksum
+  }
+}
+
+/// A ``PlainStore`` behind a lock, which owns it: what an app writes for a store that several
+/// threads send to.
+final class LockedPlainStore<State, Action>: Sendable {
+  let guarded: Mutex<PlainStore<State, Action>>
+
+  init(_ store: sending PlainStore<State, Action>) {
+    guarded = Mutex(store)
   }
 }

@@ -18,7 +18,13 @@ enum W5 {
 
   static let cells = [
     Cell(workload, .plain, expected: expected, run: runPlain),
-    Cell(workload, .feedback, expected: expected, goal: .minimumRate(5e6), run: runFeedback),
+    Cell(
+      workload,
+      .feedback,
+      expected: expected,
+      goal: .all([.minimumRate(5e6), .maximumRatio(20, to: .plain)]),
+      run: runFeedback
+    ),
   ]
 
   static func makeReducer() -> @Sendable (inout Int, Int) -> Void {

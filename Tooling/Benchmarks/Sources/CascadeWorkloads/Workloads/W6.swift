@@ -63,7 +63,12 @@ enum W6 {
       run: runObservableFrom
     ),
     Cell(subjectWorkload, .handWritten, run: runHandWritten),
-    Cell(subjectWorkload, .streams, run: runPublishSubject),
+    Cell(
+      subjectWorkload,
+      .streams,
+      goal: .maximumRatio(4, to: .handWritten),
+      run: runPublishSubject
+    ),
   ]
 
   // MARK: Hand-written
