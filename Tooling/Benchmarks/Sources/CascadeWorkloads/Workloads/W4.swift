@@ -116,7 +116,9 @@ enum W4 {
   /// The variant of the plain round trip that makes the Store's thread hops.
   static let sameHops = "Task.immediate, a lock and a continuation: the Store's thread hops"
 
-  /// The plain round trip made as the Store makes it: the effect starts in a task that runs at
+  /// The plain round trip made as the Store makes it.
+  ///
+  /// The effect starts in a task that runs at
   /// once on the driver's thread (`Task.immediate`, as `store.run` starts a command), sends its
   /// action to a store behind a lock (the Store's is thread-safe too), whose subscriber resumes
   /// the driver's continuation (the ``Waiter``, as the Store column's): the driver then goes
