@@ -372,4 +372,25 @@ struct OperatorConcurrencyTests {
     #expect(stale.value <= 1)
     subscription.dispose()
   }
+
+  // `scan`'s accumulator and `distinctUntilChanged`'s previous element are read and written
+  // without the runtime's exclusivity checks (`@exclusivity(unchecked)`: W6b), which rests on
+  // the stream grammar: calls to one observer never overlap. A subject fed from four threads
+  // serializes them; under ThreadSanitizer (CI), a delivery that overlapped another would be
+  // reported as a race on those properties. Every value must be counted once, in one running
+  // total that only grows.
+  @Test func scanAndDistinctUntilChangedUnderConcurrentSenders() async {
+    let subject = PublishSubject<Int, Never>()
+    let totals = Recorder<Int>()
+    let subscription = subject.scan(0) { $0 + $1 }.distinctUntilChanged()
+      .subscribe(onNext: { totals.append($0) })
+    let perThread = 2_000
+    let finished = await runOnThreads(4) { _ in
+      for _ in 0..<perThread { subject.onNext(1) }
+    }
+    #expect(finished)
+    let values = totals.values
+    #expect(values == Array(1...(4 * perThread)), "each value once, the total growing by one")
+    subscription.dispose()
+  }
 }
