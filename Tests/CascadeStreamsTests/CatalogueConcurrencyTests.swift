@@ -71,11 +71,10 @@ struct CatalogueConcurrencyTests {
 
   // The same for `window`: the windows, one after another, hold every value once, in order.
   //
-  // Known defect, found by this test: when the timer opens a window on its thread while the
-  // source sends on another, a value can reach the new window's subject before the window is
-  // delivered to the subscriber, which then never sees it (one value of 2,000 lost in one run of
-  // two). The window's opening and the values sent into it must go through one ordered queue;
-  // that fix is the next step of issue 23.
+  // This test found a defect, since fixed: when the timer opened a window on its thread while the
+  // source sent on another, a value could reach the new window's subject before the window was
+  // delivered to the subscriber, which then never saw it. Openings, values and closings now go
+  // through one ordered queue.
   @Test func windowWithItsTimerOnAnotherThreadLosesAndRepeatsNothing() async {
     let source = PublishSubject<Int, Never>()
     let received = Recorder<Int>()
@@ -106,9 +105,7 @@ struct CatalogueConcurrencyTests {
     #expect(finished)
     #expect(await completed.wait())
     subscription.dispose()
-    withKnownIssue("a value can reach a window before its subscriber does", isIntermittent: true) {
-      #expect(received.values == Array(0..<Self.count))
-    }
+    #expect(received.values == Array(0..<Self.count))
     #expect(sizes.values.allSatisfy { $0 <= 10 })
   }
 
