@@ -177,6 +177,8 @@ struct GroupByTests {
   }
 
   // RxSwift: testGroupBy_OuterKeySelectorThrows
+  // Deliberate difference: the key selector throws the stream's typed `Failure` (`TestError`),
+  // where RxSwift's throws any `Error`; the events and times are RxSwift's.
   @Test func aThrowingKeySelectorFailsTheResult() {
     let source = scheduler.createHotObservable(Self.completing)
     let calls = Counter()
@@ -310,6 +312,8 @@ struct GroupByTests {
   }
 
   // RxSwift: testGroupBy_InnerKeyThrow
+  // Deliberate difference: the key selector throws the stream's typed `Failure` (`TestError`),
+  // where RxSwift's throws any `Error`; the events and times are RxSwift's.
   @Test func aThrowingKeySelectorFailsEveryGroup() {
     let source = scheduler.createHotObservable(Self.completing)
     let calls = Counter()
