@@ -248,9 +248,9 @@ struct FeedbackAsyncTests {
   /// which releases its task-local values only once it has run to its end: the signal is a
   /// barrier behind everything that task does.
   final class TaskEndProbe: Sendable {
-    let released: Signal
+    let released: CascadeTestSupport.Signal
 
-    init(_ released: Signal) {
+    init(_ released: CascadeTestSupport.Signal) {
       self.released = released
     }
 

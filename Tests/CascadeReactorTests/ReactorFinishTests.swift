@@ -30,10 +30,10 @@ struct ReactorFinishTests {
 
     let initialState = State()
     let runtime = ReactorRuntime<Action, Mutation, State>()
-    let proceed: Signal
+    let proceed: CascadeTestSupport.Signal
     let endless = PublishSubject<Mutation, Never>()
 
-    init(proceed: Signal) {
+    init(proceed: CascadeTestSupport.Signal) {
       self.proceed = proceed
     }
 

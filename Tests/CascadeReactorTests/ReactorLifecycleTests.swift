@@ -29,14 +29,14 @@ struct ReactorLifecycleTests {
     let clock: TestScheduler
     let cancelled: Counter
     /// Fired by the `.forever` operation once it runs, inside its cancellation handler.
-    let started: Signal
+    let started: CascadeTestSupport.Signal
     let escaped: LockedBox<MutationSender<Int>?>
     let withMiddleware: Bool
 
     init(
       clock: TestScheduler,
       cancelled: Counter = Counter(),
-      started: Signal = Signal(),
+      started: CascadeTestSupport.Signal = Signal(),
       escaped: LockedBox<MutationSender<Int>?> = LockedBox(nil),
       withMiddleware: Bool = false
     ) {

@@ -45,10 +45,14 @@ struct ReactorRuntimeTableTests {
 
     let initialState = 0
     let cancelled: Counter
-    let started: Signal
+    let started: CascadeTestSupport.Signal
     let relay: PublishSubject<Int, Never>
 
-    init(cancelled: Counter, started: Signal, relay: PublishSubject<Int, Never> = .init()) {
+    init(
+      cancelled: Counter,
+      started: CascadeTestSupport.Signal,
+      relay: PublishSubject<Int, Never> = .init()
+    ) {
       self.cancelled = cancelled
       self.started = started
       self.relay = relay

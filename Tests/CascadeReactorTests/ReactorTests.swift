@@ -272,10 +272,10 @@ struct ReactorLifetimeTests {
     let runtime = ReactorRuntime<Action, Int, State>()
     let cancelled: Counter
     /// Fired by the operation once it runs, inside its cancellation handler.
-    let started: Signal
+    let started: CascadeTestSupport.Signal
     var scheduler: any Scheduler { ImmediateScheduler.instance }
 
-    init(cancelled: Counter, started: Signal) {
+    init(cancelled: Counter, started: CascadeTestSupport.Signal) {
       self.cancelled = cancelled
       self.started = started
     }

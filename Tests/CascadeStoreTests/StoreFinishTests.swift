@@ -20,7 +20,7 @@ struct StoreFinishTests {
 
   /// A store whose `.start` starts a command that waits for `proceed`, then sends `.first`; its
   /// `.first` starts another command (from a subscriber) that sends `.second`.
-  static func chainedStore(proceed: Signal) -> Store<Trace, Action> {
+  static func chainedStore(proceed: CascadeTestSupport.Signal) -> Store<Trace, Action> {
     let store = Store(initialState: Trace()) { (trace: inout Trace, action: Action) in
       trace.steps.append(action)
     }

@@ -6,8 +6,8 @@ import Testing
 
 /// The RxSwift catalogue's operators with `@unchecked Sendable` sinks, under real threads.
 ///
-/// `sample`, `buffer`, `window`, `reduce`, `toArray` and `asSingle`: run under ThreadSanitizer by
-/// CI (the suite's name ends in `ConcurrencyTests`).
+/// `sample`, `buffer`, `window`, `groupBy`, `reduce`, `toArray` and `asSingle`: run under
+/// ThreadSanitizer by CI (the suite's name ends in `ConcurrencyTests`).
 /// `zip` and `amb` are in ``OperatorConcurrencyTests``.
 ///
 /// Outcomes are checked by content, never by timing: what arrives, in what order, and how often.
@@ -71,11 +71,10 @@ struct CatalogueConcurrencyTests {
 
   // The same for `window`: the windows, one after another, hold every value once, in order.
   //
-  // Known defect, found by this test: when the timer opens a window on its thread while the
-  // source sends on another, a value can reach the new window's subject before the window is
-  // delivered to the subscriber, which then never sees it (one value of 2,000 lost in one run of
-  // two). The window's opening and the values sent into it must go through one ordered queue;
-  // that fix is the next step of issue 23.
+  // This test found a defect, since fixed: when the timer opened a window on its thread while the
+  // source sent on another, a value could reach the new window's subject before the window was
+  // delivered to the subscriber, which then never saw it. Openings, values and closings now go
+  // through one ordered queue.
   @Test func windowWithItsTimerOnAnotherThreadLosesAndRepeatsNothing() async {
     let source = PublishSubject<Int, Never>()
     let received = Recorder<Int>()
@@ -106,10 +105,48 @@ struct CatalogueConcurrencyTests {
     #expect(finished)
     #expect(await completed.wait())
     subscription.dispose()
-    withKnownIssue("a value can reach a window before its subscriber does", isIntermittent: true) {
-      #expect(received.values == Array(0..<Self.count))
-    }
+    #expect(received.values == Array(0..<Self.count))
     #expect(sizes.values.allSatisfy { $0 <= 10 })
+  }
+
+  // One thread sends into `groupBy` while another disposes of the subscription to the groups:
+  // the groups subscribed keep the source (RxSwift's reference counting; the first is
+  // subscribed before the race), so each receives every value of its key from its first one on,
+  // in order, and then the completion.
+  @Test func groupByGroupsOutliveTheResultDisposedOnAnotherThread() async {
+    for _ in 0..<20 {
+      let source = PublishSubject<Int, Never>()
+      let received = LockedValue<[Int: [Int]]>([:])
+      let completed = Counter()
+      let groupSubscriptions = CompositeDisposable()
+      let outer = source.groupBy { $0 % 4 }.subscribe(onNext: { group in
+        groupSubscriptions.insert(
+          group.subscribe(
+            onNext: { value in received.withLock { $0[group.key, default: []].append(value) } },
+            onCompleted: { completed.increment() }
+          )
+        )
+      })
+      source.onNext(0)
+      let finished = await runOnThreads(2) { index in
+        if index == 0 {
+          for value in 1..<Self.count { source.onNext(value) }
+          source.onCompleted()
+        } else {
+          outer.dispose()
+        }
+      }
+      #expect(finished)
+      let groups = received.withLock { $0 }
+      #expect(groups[0]?.first == 0)
+      #expect(completed.value == groups.count)
+      for (key, values) in groups {
+        #expect(values == Array(stride(from: values[0], to: Self.count, by: 4)))
+        #expect(values[0] % 4 == key)
+      }
+      groupSubscriptions.dispose()
+      #expect(!source.hasObservers)
+    }
   }
 
   // One thread sends and completes while another disposes: `reduce`, `toArray` and `asSingle`

@@ -468,4 +468,24 @@ struct ZipTests {
     #expect(log.values == ["enter 2", "exit 2", "enter 20", "exit 20"])
     subscription.dispose()
   }
+
+  // RxSwift's static spellings: `Observable.zip(a, b)`, `Observable.zip(a, b, c)` and
+  // `Observable.zip(a, b) { … }`, called on `Observable` without naming an element type.
+  @Test func rxSwiftsStaticSpellingsPairTripleAndCombine() {
+    let letters = Observable<String, TestError>.of("a", "b", "c")
+    let numbers = Observable<Int, TestError>.of(1, 2)
+    let flags = Observable<Bool, TestError>.of(true, false)
+    let pairs = Recorder<String>()
+    let triples = Recorder<String>()
+    let combined = Recorder<String>()
+    Observable.zip(letters, numbers)
+      .subscribe(onNext: { pairs.append("\($0)\($1)") }, onCompleted: { pairs.append("end") })
+    Observable.zip(letters, numbers, flags)
+      .subscribe(onNext: { triples.append("\($0)\($1)\($2)") })
+    Observable.zip(letters, numbers) { "\($0)-\($1)" }
+      .subscribe(onNext: { combined.append($0) })
+    #expect(pairs.values == ["a1", "b2", "end"])
+    #expect(triples.values == ["a1true", "b2false"])
+    #expect(combined.values == ["a-1", "b-2"])
+  }
 }

@@ -60,9 +60,9 @@ import Testing
 /// A service that signals once an intent has been sent to the one it wraps.
 private final class SendObserved: AppService {
   let base: any AppService<GameIntent, GameState>
-  let sent: Signal
+  let sent: CascadeTestSupport.Signal
 
-  init(_ base: any AppService<GameIntent, GameState>, sent: Signal) {
+  init(_ base: any AppService<GameIntent, GameState>, sent: CascadeTestSupport.Signal) {
     self.base = base
     self.sent = sent
   }

@@ -39,20 +39,26 @@ extension ObservableType {
 
 /// The subscription behind ``ObservableType/window(timeSpan:count:scheduler:)``.
 ///
-/// Windows are subjects, numbered as in ``ObservableType/buffer(timeSpan:count:scheduler:)``:
-/// what to do is decided under `lock` (which window a value goes to, whether it closes, the new
-/// window enqueued for delivery), and the sends into windows happen after unlocking.
+/// Windows are subjects, numbered as in ``ObservableType/buffer(timeSpan:count:scheduler:)``.
+/// What to do is decided under `lock` — which window a value goes to, whether it closes, which
+/// window opens — and enqueued, in the same critical section, as ``WindowItem``s on the one
+/// queue of ``OrderedSink``; a single thread at a time then carries them out with the lock
+/// released. A window's delivery downstream, the values sent into it and its completion thus
+/// happen in the order they were decided, whichever thread (the source's, the timer's) decided
+/// them: a value never reaches a window before the window has reached its subscriber.
 private final class WindowSink<Element: Sendable, Failure: Error>:
-  Sink<Observable<Element, Failure>, Failure>, @unchecked Sendable
+  OrderedSink<Observable<Element, Failure>, Failure, WindowItem<Element, Failure>>,
+  @unchecked Sendable
 {
-  // Safety: `subject`, `filled`, `window` and `timer` are read and written only with `lock`
-  // held; the rest is immutable.
+  // Safety: `subject`, `filled`, `window`, `stopped` and `timer` are read and written only with
+  // `lock` held; the rest is immutable.
   private let timeSpan: Duration
   private let count: Int
   private let scheduler: any Scheduler
   private var subject = PublishSubject<Element, Failure>()
   private var filled = 0
   private var window = 0
+  private var stopped = false
   private var timer: (any Disposable)?
 
   init(
@@ -69,56 +75,48 @@ private final class WindowSink<Element: Sendable, Failure: Error>:
 
   func run<Source: ObservableType>(_ source: Source) -> any Disposable
   where Source.Element == Element, Source.Failure == Failure {
-    lock.withLock { enqueueEvent(.next(subject.asObservable())) }
-    drainEvents()
+    if lock.withLock({ enqueue(.open(subject)) }) { drain() }
     startTimer(for: 0)
     upstream.insert(source.subscribe(observer { [self] in on($0) }))
     return self
   }
 
   private func on(_ event: StreamEvent<Element, Failure>) {
-    switch event {
-    case .next(let element):
-      let (target, closed) = lock.withLock {
-        () -> (PublishSubject<Element, Failure>, (PublishSubject<Element, Failure>, Int)?) in
-        let target = subject
+    let (mustDrain, opened) = lock.withLock { () -> (Bool, Int?) in
+      guard !stopped else { return (false, nil) }
+      switch event {
+      case .next(let element):
+        var mustDrain = enqueue(.value(element, into: subject))
         filled += 1
-        return (target, filled == count ? rotate() : nil)
-      }
-      target.onNext(element)
-      if let (old, opened) = closed {
-        old.onCompleted()
-        startTimer(for: opened)
-      }
-    case .error(let failure):
-      let target = lock.withLock {
+        guard filled == count else { return (mustDrain, nil) }
+        let (drains, opened) = rotate()
+        mustDrain = mustDrain || drains
+        return (mustDrain, opened)
+      case .error(let failure):
+        stopped = true
         window &+= 1
-        enqueueEvent(.error(failure))
-        return subject
-      }
-      target.onError(failure)
-    case .completed:
-      let target = lock.withLock {
+        return (enqueue(.failed(subject, failure)), nil)
+      case .completed:
+        stopped = true
         window &+= 1
-        enqueueEvent(.completed)
-        return subject
+        return (enqueue(.completed(subject)), nil)
       }
-      target.onCompleted()
     }
-    drainEvents()
+    if mustDrain { drain() }
+    if let opened { startTimer(for: opened) }
   }
 
-  /// Opens the next window and enqueues it for delivery; returns the window closed and the
-  /// number of the one opened.
+  /// Closes the open window, opens the next one and enqueues both; returns whether the caller
+  /// must drain and the number of the window opened.
   ///
   /// - Precondition: `lock` is held.
-  private func rotate() -> (PublishSubject<Element, Failure>, Int) {
-    let closed = subject
+  private func rotate() -> (Bool, Int) {
+    let closes = enqueue(.close(subject))
     subject = PublishSubject()
     filled = 0
     window &+= 1
-    enqueueEvent(.next(subject.asObservable()))
-    return (closed, window)
+    let opens = enqueue(.open(subject))
+    return (closes || opens, window)
   }
 
   private func startTimer(for expected: Int) {
@@ -132,15 +130,27 @@ private final class WindowSink<Element: Sendable, Failure: Error>:
   }
 
   private func fire(_ expected: Int) {
-    let closed = lock.withLock { () -> (PublishSubject<Element, Failure>, Int)? in
-      guard window == expected, !isDisposed else { return nil }
+    let rotated = lock.withLock { () -> (Bool, Int)? in
+      guard window == expected, !stopped, !isDisposed else { return nil }
       return rotate()
     }
-    if let (old, opened) = closed {
-      old.onCompleted()
-      startTimer(for: opened)
+    guard let (mustDrain, opened) = rotated else { return }
+    if mustDrain { drain() }
+    startTimer(for: opened)
+  }
+
+  override func handle(_ item: WindowItem<Element, Failure>) {
+    switch item {
+    case .open(let subject): forward(.next(subject.asObservable()))
+    case .value(let element, let subject): subject.onNext(element)
+    case .close(let subject): subject.onCompleted()
+    case .failed(let subject, let failure):
+      subject.onError(failure)
+      forward(.error(failure))
+    case .completed(let subject):
+      subject.onCompleted()
+      forward(.completed)
     }
-    drainEvents()
   }
 
   override func didDispose() {
@@ -151,4 +161,18 @@ private final class WindowSink<Element: Sendable, Failure: Error>:
     }
     pending?.dispose()
   }
+}
+
+/// What ``WindowSink`` has decided, in the order it decided it.
+private enum WindowItem<Element: Sendable, Failure: Error> {
+  /// Deliver a newly opened window downstream.
+  case open(PublishSubject<Element, Failure>)
+  /// Send a value into a window.
+  case value(Element, into: PublishSubject<Element, Failure>)
+  /// Complete a window that is full or whose time is up.
+  case close(PublishSubject<Element, Failure>)
+  /// Fail the open window, then the result.
+  case failed(PublishSubject<Element, Failure>, Failure)
+  /// Complete the open window, then the result.
+  case completed(PublishSubject<Element, Failure>)
 }
