@@ -38,7 +38,8 @@ package struct Goal: Sendable {
     variant: String? = nil
   ) -> Goal {
     let name = reference.rawValue + (variant.map { " (\($0))" } ?? "")
-    return Goal(description: "≤ ×\(Format.fixed(ratio, 1)) \(name)") { measured, cell in
+    let digits = ratio < 1 ? 2 : 1
+    return Goal(description: "≤ ×\(Format.fixed(ratio, digits)) \(name)") { measured, cell in
       // A cell run alone (`--cell`) would find itself as its column's cell.
       guard let other = cell(reference, variant), other.cell.label != measured.cell.label else {
         return Verdict(met: false, detail: "no \(name) cell to compare with")

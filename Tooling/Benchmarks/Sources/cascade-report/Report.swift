@@ -61,11 +61,11 @@ struct Report {
   /// For each cell measured written several ways, which variant it shows and how the others
   /// did.
   var variantNotes: [String] {
-    measurements.filter { $0.cell.variant != nil && !isShown($0) }.compactMap { other in
-      guard
-        let shown = measurement(other.cell.workload, other.cell.architecture),
-        let otherVariant = other.cell.variant
-      else { return nil }
+    measurements.filter { !isShown($0) }.compactMap { other in
+      guard let shown = measurement(other.cell.workload, other.cell.architecture) else {
+        return nil
+      }
+      let otherVariant = other.cell.variant ?? "form without variant"
       let shownVariant = shown.cell.variant ?? "form without variant"
       var cell = "\(Format.milliseconds(other.median)) · \(Format.rate(other.operationsPerSecond))"
       if let ratio = ratioToBaseline(other) { cell += " · ×\(Format.fixed(ratio, 2))" }
