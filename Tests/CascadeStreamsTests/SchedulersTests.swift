@@ -72,4 +72,21 @@ struct SchedulersTests {
       .subscribe { received.append($0) }
     #expect(received.values == [.next(1), .next(2), .next(3), .completed])
   }
+
+  // A cancelled delayed job lets go of its work (and what it captured) without waiting for its
+  // deadline. `asyncAfter` kept it queued for the whole delay: `buffer(timeSpan:count:)` with an
+  // hour's span, which schedules a timer per buffer and cancels it when the buffer fills, held a
+  // gigabyte after 2 million buffers (W6e).
+  @Test func cancellingADelayedJobReleasesItsWorkBeforeItsDeadline() {
+    let scheduler = SerialDispatchQueueScheduler(label: "delayed")
+    let live = LiveCount()
+    var jobs: [any Disposable] = []
+    for number in 0..<100 {
+      let captured = Tracked(number, in: live)
+      jobs.append(scheduler.schedule(after: .seconds(3_600)) { _ = captured })
+    }
+    #expect(live.value == 100)
+    for job in jobs { job.dispose() }
+    #expect(live.value == 0, "cancelled delayed jobs still hold what their work captured")
+  }
 }
