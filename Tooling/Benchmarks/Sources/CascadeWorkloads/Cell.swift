@@ -161,7 +161,8 @@ extension Cell {
   ///
   /// W0 comes first: every ratio is taken against it.
   package static let all: [Cell] =
-    W0.cells + W1.cells + W2.cells + W3.cells + W4.cells + W5.cells + W6.cells + W7.cells
+    W0.cells + W1.cells + W2.cells + W3.cells + W4.cells + W5.cells + W6.cells
+    + W6.catalogueCells + W7.cells
 }
 
 /// Returns `value` through a call the optimizer cannot see into.
