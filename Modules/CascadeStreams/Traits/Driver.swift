@@ -7,7 +7,7 @@
 /// Make one from a stream with ``ObservableType/asDriver(onErrorJustReturn:)``,
 /// ``ObservableType/asDriver(onErrorDriveWith:)`` or ``ObservableType/asDriver(onErrorRecover:)``
 /// (each says what replaces a failure), or with ``ObservableType/asDriver()`` from a stream that
-/// cannot fail, such as a ``BehaviorRelay``; consume it with ``drive(onNext:onCompleted:onDisposed:)``
+/// cannot fail, such as a ``BehaviorRelay``; consume it with ``SharedSequence/drive(onNext:onCompleted:onDisposed:)``
 /// or by driving a relay or an observer.
 ///
 /// - **Never fails**: a failure of the source is replaced as the conversion says.
@@ -24,68 +24,12 @@
 /// ```
 ///
 /// For events that must not be replayed to a late subscriber (a tap, a toast), use ``Signal``.
-public struct Driver<Element: Sendable>: Sendable {
-  let source: Observable<Element, Never>
+public typealias Driver<Element: Sendable> = SharedSequence<DriverSharingStrategy, Element>
 
-  /// Wraps `upstream` into a driver: shared with a replay of 1, delivered on the main queue.
-  ///
-  /// - Parameter upstream: The source; it cannot fail.
-  init(_ upstream: some ObservableType<Element, Never>) {
-    source = upstream.share(replay: 1).observe(on: MainScheduler.instance)
-  }
-
-  /// A driver that emits `element` on the main queue, then completes.
-  ///
-  /// - Parameter element: The value.
-  /// - Returns: The driver.
-  public static func just(_ element: Element) -> Driver {
-    Driver(Observable<Element, Never>.just(element))
-  }
-
-  /// A driver that completes on the main queue without a value.
-  ///
-  /// - Returns: The driver.
-  public static func empty() -> Driver {
-    Driver(Observable<Element, Never>.empty())
-  }
-
-  /// A driver that never emits or completes.
-  ///
-  /// - Returns: The driver.
-  public static func never() -> Driver {
-    Driver(Observable<Element, Never>.never())
-  }
-
-  /// This driver as a stream that cannot fail, its events on the main queue.
-  ///
-  /// - Returns: The stream.
-  public func asObservable() -> Observable<Element, Never> { source }
-
-  /// A driver of `transform` applied to each value.
-  ///
-  /// - Parameter transform: Transforms a value, on the main queue.
-  /// - Returns: The driver of transformed values.
-  public func map<Output: Sendable>(
-    _ transform: @escaping @Sendable (Element) -> Output
-  ) -> Driver<Output> {
-    Driver<Output>(source.map(transform))
-  }
-
-  /// A driver of the values for which `isIncluded` returns `true`.
-  ///
-  /// - Parameter isIncluded: Decides, on the main queue, whether a value passes.
-  /// - Returns: The driver of the values that pass.
-  public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Driver {
-    Driver(source.filter(isIncluded))
-  }
-
+extension SharedSequence where Strategy == DriverSharingStrategy {
   /// Calls `onNext` with each value and `onCompleted` at completion, on the main queue.
   ///
   /// RxCocoa's `drive(onNext:onCompleted:onDisposed:)`.
-  ///
-  /// ```swift
-  /// title.drive(onNext: { label.text = $0 }).disposed(by: bag)
-  /// ```
   ///
   /// - Parameters:
   ///   - onNext: Called with each value.
@@ -98,7 +42,7 @@ public struct Driver<Element: Sendable>: Sendable {
     onCompleted: (@Sendable () -> Void)? = nil,
     onDisposed: (@Sendable () -> Void)? = nil
   ) -> any Disposable {
-    source.subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
+    subscribe(onNext: onNext, onCompleted: onCompleted, onDisposed: onDisposed)
   }
 
   /// Sends this driver's events to `observer`, on the main queue.
@@ -117,7 +61,7 @@ public struct Driver<Element: Sendable>: Sendable {
   /// - Returns: A disposable that ends the subscription.
   @discardableResult
   public func drive(_ relays: BehaviorRelay<Element>...) -> any Disposable {
-    source.subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+    accept(into: relays.map { relay in { relay.accept($0) } })
   }
 
   /// Sends each value to each of `relays`; the completion is ignored.
@@ -126,7 +70,7 @@ public struct Driver<Element: Sendable>: Sendable {
   /// - Returns: A disposable that ends the subscription.
   @discardableResult
   public func drive(_ relays: PublishRelay<Element>...) -> any Disposable {
-    source.subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+    accept(into: relays.map { relay in { relay.accept($0) } })
   }
 
   /// Sends each value to each of `relays`; the completion is ignored.
@@ -135,6 +79,6 @@ public struct Driver<Element: Sendable>: Sendable {
   /// - Returns: A disposable that ends the subscription.
   @discardableResult
   public func drive(_ relays: ReplayRelay<Element>...) -> any Disposable {
-    source.subscribe(onNext: { element in for relay in relays { relay.accept(element) } })
+    accept(into: relays.map { relay in { relay.accept($0) } })
   }
 }
