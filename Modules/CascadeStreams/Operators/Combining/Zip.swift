@@ -26,9 +26,10 @@ extension ObservableType {
     _ resultSelector: @escaping @Sendable (Element, Other.Element) throws(Failure) -> Result
   ) -> Observable<Result, Failure> where Other.Failure == Failure {
     Observable(unchecked: { observer in
-      let sink = ZipSink<Result, Failure>(downstream: observer, count: 2) {
-        values throws(Failure) in
-        try resultSelector(values[0] as! Element, values[1] as! Other.Element)
+      // Two sources take the pair path: no array per combination.
+      let sink = ZipSink<Result, Failure>(downstream: observer) {
+        first, second throws(Failure) in
+        try resultSelector(first as! Element, second as! Other.Element)
       }
       sink.subscribe(self, at: 0)
       sink.subscribe(other, at: 1)
@@ -145,6 +146,9 @@ extension Observable {
 /// What `ZipSink` queues for delivery: the values of one position, or a terminal event.
 enum ZipItem<Failure: Error> {
   case values([any Sendable])
+  /// The values of one position of two sources: without the array `values` needs, which would
+  /// be an allocation per combination (W6c).
+  case pair(any Sendable, any Sendable)
   case failure(Failure)
   case completed
 }
@@ -161,6 +165,7 @@ final class ZipSink<Result: Sendable, Failure: Error>:
   // Safety: `queues`, `filled`, `completed`, `completedCount` and `stopped` are read and written
   // only with `lock` held; `resultSelector` and `subscriptions` are immutable.
   private let resultSelector: @Sendable ([any Sendable]) throws(Failure) -> Result
+  private let pairSelector: (@Sendable (any Sendable, any Sendable) throws(Failure) -> Result)?
   private let subscriptions: [SingleAssignmentDisposable]
   private var queues: [FIFO<any Sendable>]
   /// How many queues hold at least one value.
@@ -175,9 +180,23 @@ final class ZipSink<Result: Sendable, Failure: Error>:
     resultSelector: @escaping @Sendable ([any Sendable]) throws(Failure) -> Result
   ) {
     self.resultSelector = resultSelector
+    pairSelector = nil
     subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
     queues = Array(repeating: FIFO(), count: count)
     completed = Array(repeating: false, count: count)
+    super.init(downstream: downstream)
+  }
+
+  /// A sink for two sources, combining each pair with `pairSelector`.
+  init(
+    downstream: AnyObserver<Result, Failure>,
+    pairSelector: @escaping @Sendable (any Sendable, any Sendable) throws(Failure) -> Result
+  ) {
+    self.pairSelector = pairSelector
+    resultSelector = { values throws(Failure) in try pairSelector(values[0], values[1]) }
+    subscriptions = [SingleAssignmentDisposable(), SingleAssignmentDisposable()]
+    queues = [FIFO(), FIFO()]
+    completed = [false, false]
     super.init(downstream: downstream)
   }
 
@@ -208,7 +227,12 @@ final class ZipSink<Result: Sendable, Failure: Error>:
     case .next(let value):
       if queues[index].isEmpty { filled += 1 }
       queues[index].append(value)
-      if filled == queues.count {
+      if filled == queues.count, pairSelector != nil {
+        let first = queues[0].removeFirst()
+        let second = queues[1].removeFirst()
+        filled = (queues[0].isEmpty ? 0 : 1) + (queues[1].isEmpty ? 0 : 1)
+        shouldDrain = enqueue(.pair(first, second))
+      } else if filled == queues.count {
         filled = 0
         var values: [any Sendable] = []
         values.reserveCapacity(queues.count)
@@ -244,6 +268,16 @@ final class ZipSink<Result: Sendable, Failure: Error>:
       let result: Result
       do throws(Failure) {
         result = try resultSelector(values)
+      } catch {
+        lock.withLock { stopped = true }
+        return forward(.error(error))
+      }
+      forward(.next(result))
+    case .pair(let first, let second):
+      let result: Result
+      do throws(Failure) {
+        // Only the two-source sink enqueues pairs, and it has a pair selector.
+        result = try pairSelector!(first, second)
       } catch {
         lock.withLock { stopped = true }
         return forward(.error(error))
