@@ -28,7 +28,8 @@ extension ObservableType {
     Observable(unchecked: { observer in
       // Two sources take the pair path: no array per combination.
       let sink = ZipSink<Result, Failure>(downstream: observer) {
-        first, second throws(Failure) in
+        first,
+        second throws(Failure) in
         try resultSelector(first as! Element, second as! Other.Element)
       }
       sink.subscribe(self, at: 0)
