@@ -63,7 +63,7 @@ extension StoreEngine {
   ///
   /// Inlinable, so that it is specialized for the store's types where the store is used: the
   /// generic form looked up the task's and closures' generic metadata about 20 times per
-  /// command (a third of W4's round trip, callgrind).
+  /// command (40% of the instructions of W4's round trip, callgrind).
   @inlinable
   func startTask(
     named name: String,
