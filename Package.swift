@@ -355,6 +355,15 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "InspectorTests",
+      dependencies: [
+        "AppSupport", "CascadeTestSupport", "RPGCore",
+        // Built for the tests that run them: the inspector, and the RPG that makes recordings.
+        "CascadeInspect", "rpg",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(
       name: "CompareTests",
       dependencies: [
         "AppHarness", "AppScenarios", "AppSupport", "CascadeStreams", "CascadeTesting",
