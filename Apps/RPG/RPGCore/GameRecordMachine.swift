@@ -75,12 +75,15 @@ public struct GameRecordMachine: Sendable {
 }
 
 extension GameRecordMachine {
+  /// The decoder of every line: making one per line would cost more than the decoding.
+  private static let decoder = JSONDecoder()
+
   /// Reads `line` as a record whose input, if any, is one of this architecture's.
   private func read<Input: Decodable>(
     _ type: Input.Type,
     from line: Data
   ) throws -> RecordLine<Input> {
-    let record = try JSONDecoder().decode(RecordLine<Input>.self, from: line)
+    let record = try Self.decoder.decode(RecordLine<Input>.self, from: line)
     let expected = "rpg.\(architecture.rawValue)"
     guard record.input == nil || record.key == expected else {
       throw DecodingError.dataCorrupted(

@@ -12,6 +12,8 @@ protocol InspectionAPI: Sendable {
   func steps(from: Int, count: Int, kind: StepKind?) -> Data
   /// `/api/step/I`: the state after step `index` and its diff, or `nil` if there is no such step.
   func step(_ index: Int) throws -> Data?
+  /// Computes the states' checkpoints ahead of the requests.
+  func warm()
 }
 
 /// A recording being inspected: its index, and the states after its steps, computed on demand
@@ -26,42 +28,72 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   /// How many steps apart the checkpoints are.
   static var checkpointInterval: Int { 512 }
 
+  /// The machines after every multiple of ``checkpointInterval`` steps computed so far.
+  private struct Checkpoints {
+    var machines: [Int: Machine]
+    /// The last one.
+    var highest: Int
+  }
+
   let index: RecordingIndex
   /// The machine before the first step.
   private let initial: Machine
-  private let checkpoints: LockedValue<[Int: Machine]>
+  private let checkpoints: LockedValue<Checkpoints>
   private let kindPositions = LockedValue<[StepKind: [Int]]>([:])
 
   init(index: RecordingIndex, initial: Machine) {
     self.index = index
     self.initial = initial
-    checkpoints = LockedValue([0: initial])
+    checkpoints = LockedValue(Checkpoints(machines: [0: initial], highest: 0))
   }
 
   /// The machine after the first `count` steps.
+  ///
+  /// It starts from the last checkpoint at or before `count`, and passing a checkpoint it
+  /// publishes it, or moves on to a later one another thread (the warming) published meanwhile.
   func machine(after count: Int) throws -> Machine {
     let interval = Self.checkpointInterval
     var (done, machine) = checkpoints.withLock { checkpoints in
-      var point = count / interval * interval
-      while point > 0, checkpoints[point] == nil { point -= interval }
-      return (point, checkpoints[point] ?? initial)
+      var point = min(count, checkpoints.highest) / interval * interval
+      while point > 0, checkpoints.machines[point] == nil { point -= interval }
+      return (point, checkpoints.machines[point] ?? initial)
     }
-    var passed: [Int: Machine] = [:]
     while done < count {
-      try machine.apply(recordLine: index.line(at: done))
+      // The front's intents and facts change nothing: only inputs are decoded.
+      switch index.kinds[done] {
+      case .intent, .fact: break
+      case .action, .mutation, .event: try machine.apply(recordLine: index.line(at: done))
+      }
       done += 1
-      if done % interval == 0 { passed[done] = machine }
-    }
-    if !passed.isEmpty {
-      checkpoints.withLock { $0.merge(passed) { old, _ in old } }
+      guard done % interval == 0 else { continue }
+      let ahead = checkpoints.withLock { [machine, done] checkpoints -> (Int, Machine)? in
+        if checkpoints.machines[done] == nil {
+          checkpoints.machines[done] = machine
+          checkpoints.highest = max(checkpoints.highest, done)
+        }
+        let highest = checkpoints.highest
+        guard highest > done, highest <= count, let later = checkpoints.machines[highest] else {
+          return nil
+        }
+        return (highest, later)
+      }
+      if let ahead { (done, machine) = ahead }
     }
     return machine
   }
 
+  /// Computes the checkpoints of the whole recording, from the start.
+  ///
+  /// Run once, in the background, after opening, so that a jump far into a long recording finds
+  /// a checkpoint near it. A line that does not decode stops it (the step that needs it reports
+  /// it).
+  func warm() {
+    _ = try? machine(after: index.count)
+  }
+
   func summary() -> Data {
     var counts: [String: Int] = [:]
-    for kind in StepKind.allCases { counts[kind.description] = 0 }
-    for kind in index.kinds { counts[kind.description, default: 0] += 1 }
+    for (kind, count) in index.kindCounts where count > 0 { counts[kind.description] = count }
     return encode(
       Summary(
         path: index.path,
@@ -69,7 +101,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
         architecture: index.header.architecture.rawValue,
         command: index.header.command,
         steps: index.count,
-        kinds: counts.filter { $0.value > 0 }
+        kinds: counts
       )
     )
   }

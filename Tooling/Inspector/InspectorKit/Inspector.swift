@@ -102,6 +102,12 @@ public final class Inspector: Sendable {
       throw StartError(description: "cannot read the bound port back")
     }
     handler.port.withLock { $0 = boundPort }
+    // A thread of its own: the warming takes seconds on a long recording, and must not hold a
+    // thread of the cooperative pool the server answers on.
+    let api = api
+    let warming = Thread { api.warm() }
+    warming.qualityOfService = .background
+    warming.start()
     running.withLock { $0 = (httpServer, task) }
     // The token is hexadecimal: it needs no escaping in a URL.
     guard let url = URL(string: "http://127.0.0.1:\(boundPort)/?token=\(token)") else {

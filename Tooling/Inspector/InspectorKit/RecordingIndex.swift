@@ -18,6 +18,8 @@ struct RecordingIndex: Sendable {
   private let starts: [Int]
   /// The kind of each step.
   let kinds: [StepKind]
+  /// How many steps there are of each kind.
+  let kindCounts: [StepKind: Int]
 
   /// The session's first record: which app, architecture and command.
   struct Header: Sendable, Decodable {
@@ -74,6 +76,11 @@ struct RecordingIndex: Sendable {
       architecture: header.architecture,
       path: path
     )
+    var counts = [Int](repeating: 0, count: StepKind.allCases.count)
+    for kind in kinds { counts[Int(kind.rawValue)] += 1 }
+    kindCounts = Dictionary(
+      uniqueKeysWithValues: StepKind.allCases.map { ($0, counts[Int($0.rawValue)]) }
+    )
   }
 
   /// The bytes of step `index`'s line, without its newline.
@@ -128,11 +135,11 @@ struct RecordingIndex: Sendable {
         guard end <= bytes.count, end - start > prefix.count, bytes[end - 1] == UInt8(ascii: "}")
         else {
           let isLast = index == starts.count - 2
+          let cutShort = isLast && bytes.last != 0x0A
           failure = .damaged(
             path: path,
             line: lineNumber,
-            reason: isLast && end > bytes.count
-              ? "the recording was cut short" : "it is not a record"
+            reason: cutShort ? "the recording was cut short" : "it is not a record"
           )
           return
         }
