@@ -12,6 +12,8 @@ protocol InspectionAPI: Sendable {
   func steps(from: Int, count: Int, kind: StepKind?) -> Data
   /// `/api/step/I`: the state after step `index` and its diff, or `nil` if there is no such step.
   func step(_ index: Int) throws -> Data?
+  /// Marks the warming as started, before ``warm()`` runs on its thread.
+  func prepareWarming()
   /// Computes the states' checkpoints ahead of the requests.
   func warm()
 }
@@ -28,36 +30,26 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   /// How many steps apart the checkpoints are.
   static var checkpointInterval: Int { 512 }
 
-  /// The machines after every multiple of ``checkpointInterval`` steps computed so far.
-  private struct Checkpoints {
-    var machines: [Int: Machine]
-    /// The last one.
-    var highest: Int
-  }
-
   let index: RecordingIndex
   /// The machine before the first step.
   private let initial: Machine
-  private let checkpoints: LockedValue<Checkpoints>
+  private let checkpoints: CheckpointStore<Machine>
   private let kindPositions = LockedValue<[StepKind: [Int]]>([:])
 
   init(index: RecordingIndex, initial: Machine) {
     self.index = index
     self.initial = initial
-    checkpoints = LockedValue(Checkpoints(machines: [0: initial], highest: 0))
+    checkpoints = CheckpointStore(initial: initial, interval: Self.checkpointInterval)
   }
 
   /// The machine after the first `count` steps.
   ///
-  /// It starts from the last checkpoint at or before `count`, and passing a checkpoint it
-  /// publishes it, or moves on to a later one another thread (the warming) published meanwhile.
-  func machine(after count: Int) throws -> Machine {
+  /// It starts from the last checkpoint at or before `count` (waiting, while the warming runs,
+  /// for it to pass there), and passing a checkpoint it keeps it, or moves on to a later one
+  /// another thread kept meanwhile.
+  func machine(after count: Int, waitingForWarming wait: Bool = true) throws -> Machine {
     let interval = Self.checkpointInterval
-    var (done, machine) = checkpoints.withLock { checkpoints in
-      var point = min(count, checkpoints.highest) / interval * interval
-      while point > 0, checkpoints.machines[point] == nil { point -= interval }
-      return (point, checkpoints.machines[point] ?? initial)
-    }
+    var (done, machine) = checkpoints.start(for: count, waitingForWarming: wait)
     while done < count {
       // The front's intents and facts change nothing: only inputs are decoded.
       switch index.kinds[done] {
@@ -66,29 +58,26 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       }
       done += 1
       guard done % interval == 0 else { continue }
-      let ahead = checkpoints.withLock { [machine, done] checkpoints -> (Int, Machine)? in
-        if checkpoints.machines[done] == nil {
-          checkpoints.machines[done] = machine
-          checkpoints.highest = max(checkpoints.highest, done)
-        }
-        let highest = checkpoints.highest
-        guard highest > done, highest <= count, let later = checkpoints.machines[highest] else {
-          return nil
-        }
-        return (highest, later)
+      if let ahead = checkpoints.publish(machine, after: done, goingTo: count) {
+        (done, machine) = ahead
       }
-      if let ahead { (done, machine) = ahead }
     }
     return machine
   }
 
+  /// Marks the warming as started: requests for steps beyond the checkpoints wait for it.
+  func prepareWarming() {
+    checkpoints.setWarming(true)
+  }
+
   /// Computes the checkpoints of the whole recording, from the start.
   ///
-  /// Run once, in the background, after opening, so that a jump far into a long recording finds
-  /// a checkpoint near it. A line that does not decode stops it (the step that needs it reports
-  /// it).
+  /// Run once, on a thread of its own, after opening, so that a jump far into a long recording
+  /// finds a checkpoint near it. A line that does not decode stops it (the step that needs it
+  /// reports it).
   func warm() {
-    _ = try? machine(after: index.count)
+    defer { checkpoints.setWarming(false) }
+    _ = try? machine(after: index.count, waitingForWarming: false)
   }
 
   func summary() -> Data {

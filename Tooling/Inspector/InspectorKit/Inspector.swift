@@ -105,6 +105,7 @@ public final class Inspector: Sendable {
     // A thread of its own: the warming takes seconds on a long recording, and must not hold a
     // thread of the cooperative pool the server answers on.
     let api = api
+    api.prepareWarming()
     let warming = Thread { api.warm() }
     warming.qualityOfService = .background
     warming.start()
