@@ -120,7 +120,7 @@ import Testing
     #expect(page.text.contains("Cascade Inspector"))
     #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
     let cookie = try #require(page.headers["set-cookie"])
-    #expect(cookie.hasPrefix("cascade-inspect-token=\(served.token);"))
+    #expect(cookie.hasPrefix("cascade-inspect-token-\(port)=\(served.token);"))
     #expect(cookie.contains("HttpOnly"))
     #expect(try served.get("/inspector.js").status == 200)
 
@@ -130,12 +130,24 @@ import Testing
     let withCookie = try loopbackRequest(
       port: port,
       path: "/api/summary",
-      cookie: "cascade-inspect-token=\(served.token)"
+      cookie: "other=1; cascade-inspect-token-\(port)=\(served.token)"
     )
     #expect(withCookie.status == 200)
     #expect(
-      try loopbackRequest(port: port, path: "/api/summary", cookie: "cascade-inspect-token=x")
-        .status == 403
+      try loopbackRequest(
+        port: port,
+        path: "/api/summary",
+        cookie: "cascade-inspect-token-\(port)=x"
+      )
+      .status == 403
+    )
+    // Another inspector's cookie (browsers share cookies between ports) is not this one's.
+    #expect(
+      try loopbackRequest(
+        port: port,
+        path: "/api/summary",
+        cookie: "cascade-inspect-token-1=\(served.token)"
+      ).status == 403
     )
     let query = "/api/summary?token=\(served.token)"
     #expect(try loopbackRequest(port: port, path: query, host: "localhost:\(port)").status == 200)
@@ -150,6 +162,13 @@ import Testing
     #expect(try served.get("/../../etc/passwd").status == 404)
     #expect(try served.get("/api/step/100000").status == 404)
     #expect(try served.get("/api/steps?kind=shell").status == 400)
+
+    // A second inspector on the same port cannot listen: 74, one line.
+    let executable = try #require(Self.inspector)
+    let recording = directory.file("game-store.jsonl").path
+    let busy = try await runChild(executable, [recording, "--port", "\(port)"])
+    #expect(busy.status == 74, "\(busy.summary)")
+    #expect(busy.errorText.filter { $0 == "\n" }.count == 1, "\(busy.errorText)")
 
     let run = await served.child.stop()
     #expect(run.succeeded, "\(run.summary)")

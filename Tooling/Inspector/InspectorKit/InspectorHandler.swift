@@ -5,8 +5,9 @@ import Foundation
 /// Answers every request to the inspector: refuses those that are not `GET`, not addressed to
 /// the loopback host and port, or without the token; serves the page, its assets and the API.
 final class InspectorHandler: HTTPHandler, Sendable {
-  /// The cookie that carries the token after the first page load.
-  static let cookieName = "cascade-inspect-token"
+  /// The cookie that carries the token after the first page load, named after the port:
+  /// browsers share a host's cookies between its ports, and two inspectors may run at once.
+  static func cookieName(port: UInt16) -> String { "cascade-inspect-token-\(port)" }
 
   let token: String
   let api: any InspectionAPI
@@ -29,13 +30,13 @@ final class InspectorHandler: HTTPHandler, Sendable {
       return Self.text(.methodNotAllowed, "the inspector only answers GET")
     }
     let fromQuery = request.query["token"]
-    guard Self.same(fromQuery ?? cookie(of: request) ?? "", token) else {
+    guard Self.same(fromQuery ?? cookie(of: request, port: port) ?? "", token) else {
       return Self.text(.forbidden, "open the URL cascade-inspect printed, with its token")
     }
     var response = try route(request)
     if fromQuery != nil {
       response.headers[.setCookie] =
-        "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        "\(Self.cookieName(port: port))=\(token); Path=/; HttpOnly; SameSite=Strict"
     }
     response.headers[HTTPHeader("Cache-Control")] = "no-store"
     response.headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
@@ -85,11 +86,11 @@ final class InspectorHandler: HTTPHandler, Sendable {
   }
 
   /// The token in the request's cookie, if any.
-  private func cookie(of request: HTTPRequest) -> String? {
+  private func cookie(of request: HTTPRequest, port: UInt16) -> String? {
     guard let header = request.headers[.cookie] else { return nil }
     for pair in header.split(separator: ";") {
       let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-      if parts.count == 2, parts[0] == Self.cookieName { return String(parts[1]) }
+      if parts.count == 2, parts[0] == Self.cookieName(port: port) { return String(parts[1]) }
     }
     return nil
   }

@@ -79,7 +79,7 @@ enum InspectorPage {
   static let javaScript = #"""
     "use strict";
     const ROW = 24, PAGE = 200;
-    let total = 0, selected = 0, kind = "";
+    let total = 0, selected = 0, kind = "", selection = 0;
     const pages = new Map();
     const $ = (id) => document.getElementById(id);
 
@@ -169,6 +169,7 @@ enum InspectorPage {
 
     async function select(position) {
       if (total === 0) return;
+      const ticket = ++selection;
       selected = Math.max(0, Math.min(total - 1, position));
       $("slider").value = selected;
       $("position").textContent = (selected + 1) + " / " + total;
@@ -181,7 +182,7 @@ enum InspectorPage {
       try {
         const step = await stepAt(selected);
         const detail = await get("/api/step/" + step.index);
-        if (selected !== position && total > 0 && step.index !== detail.step.index) return;
+        if (ticket !== selection) return;  // a later step was chosen meanwhile
         $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")";
         $("state").replaceChildren(tree(detail.state));
         $("diff").textContent = detail.diff === null ? "(no change)" : detail.diff;
