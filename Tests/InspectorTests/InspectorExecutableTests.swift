@@ -309,6 +309,34 @@ import Testing
     #expect(run.succeeded, "\(run.summary)")
   }
 
+  /// Proves that a line damaged inside its JSON, which opening does not decode, is reported
+  /// when a step needs it (422, naming the step), and that the steps before it are still
+  /// served.
+  @Test(.enabled(if: inspector != nil, "build cascade-inspect first"))
+  func aLineDamagedInsideIsReportedByTheStepsThatNeedIt() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("damaged.jsonl")
+    var lines = Self.longRecording(records: 10).split(separator: "\n").map(String.init)
+    // Step 5: an event whose change is not one.
+    lines[7] = #"{"input":{"rpg.store":{"changed":{"_0":{"exploded":{}}}}},"sequence":7,"time":0}"#
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+    let served = try await Self.serve(file)
+    defer { Task { await served.child.stop() } }
+
+    #expect(try served.get("/api/step/4").status == 200)
+    for index in [5, 9] {
+      let answer = try served.get("/api/step/\(index)")
+      #expect(answer.status == 422)
+      #expect(
+        answer.text.hasPrefix("step \(index) cannot be read from the recording: line 8 (step 5)"),
+        "\(answer.text)"
+      )
+    }
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
+  }
+
   /// A store recording of `records` records after its start: a new game, then a `rest` intent
   /// and its refusal, over and over.
   static func longRecording(records: Int) -> String {

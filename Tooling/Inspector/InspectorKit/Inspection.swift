@@ -54,7 +54,12 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       // The front's intents and facts change nothing: only inputs are decoded.
       switch index.kinds[done] {
       case .intent, .fact: break
-      case .action, .mutation, .event: try machine.apply(recordLine: index.line(at: done))
+      case .action, .mutation, .event:
+        do {
+          try machine.apply(recordLine: index.line(at: done))
+        } catch {
+          throw UnreadableStep(step: done, reason: "\(error)")
+        }
       }
       done += 1
       guard done % interval == 0 else { continue }
@@ -117,7 +122,11 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     guard stepIndex >= 0, stepIndex < index.count else { return nil }
     let before = try machine(after: stepIndex)
     var after = before
-    try after.apply(recordLine: index.line(at: stepIndex))
+    do {
+      try after.apply(recordLine: index.line(at: stepIndex))
+    } catch {
+      throw UnreadableStep(step: stepIndex, reason: "\(error)")
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let state = try encoder.encode(after.state)
@@ -174,6 +183,21 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(value)) ?? Data("{}".utf8)
+  }
+}
+
+/// A step whose line does not decode as a record of the recording's app and architecture.
+struct UnreadableStep: Error, CustomStringConvertible {
+  /// The step.
+  var step: Int
+  /// What the decoder said.
+  var reason: String
+
+  /// `line <n> (step <i>) is not a record of this app and architecture: <reason>`, on one line.
+  var description: String {
+    let text =
+      "line \(step + 3) (step \(step)) is not a record of this app and architecture: \(reason)"
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }
 }
 
