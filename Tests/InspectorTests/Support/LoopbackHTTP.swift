@@ -31,7 +31,8 @@ struct LoopbackHTTPError: Error, CustomStringConvertible {
 /// Sends one request to `127.0.0.1:port` over a plain socket and reads the whole answer.
 ///
 /// The request has exactly the `Host` header and cookie given (which URLSession would not let a
-/// test forge) and `Connection: close`. A read waits at most 60 seconds.
+/// test forge) and `Connection: close`. A read waits at most 180 seconds (a safety net: a
+/// debug build warming a long recording on a machine whose every core is busy is slow).
 func loopbackRequest(
   port: UInt16,
   path: String,
@@ -42,7 +43,7 @@ func loopbackRequest(
   let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard socket >= 0 else { throw LoopbackHTTPError(description: "socket: errno \(errno)") }
   defer { close(socket) }
-  var timeout = timeval(tv_sec: 60, tv_usec: 0)
+  var timeout = timeval(tv_sec: 180, tv_usec: 0)
   setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
