@@ -28,6 +28,7 @@ let package = Package(
     .executable(name: "todo", targets: ["todo"]),
     .executable(name: "rpg", targets: ["rpg"]),
     .executable(name: "cascade-compare", targets: ["CascadeCompare"]),
+    .executable(name: "cascade-inspect", targets: ["CascadeInspect"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -213,6 +214,26 @@ let package = Package(
       path: "Tooling/Compare/CascadeCompare"
     ),
 
+    // `cascade-inspect`: a session recording served to a browser, to step through.
+    .target(
+      name: "InspectorKit",
+      dependencies: [
+        "AppSupport", "CascadeStreams", "RPGCore",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      path: "Tooling/Inspector/InspectorKit"
+    ),
+    .executableTarget(
+      name: "CascadeInspect",
+      dependencies: [
+        "AppSupport", "CommandLineSupport", "InspectorKit",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Tooling/Inspector/CascadeInspect"
+    ),
+
     // MARK: - Tests
     .target(
       name: "CascadeTestSupport",
@@ -331,6 +352,15 @@ let package = Package(
         "CascadeStreams",
         "CascadeTestSupport", "CascadeTesting",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "InspectorTests",
+      dependencies: [
+        "AppSupport", "CascadeTestSupport", "RPGCore",
+        // Built for the tests that run them: the inspector, and the RPG that makes recordings.
+        "CascadeInspect", "rpg",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     .testTarget(

@@ -1,0 +1,134 @@
+public import AppSupport
+import CascadeStore
+public import Foundation
+
+/// The game as a session recording's inputs drive it, one recorded line at a time: for a tool
+/// that steps through a recording (the inspector), as a replay does but without a service.
+///
+/// Each architecture's recorded inputs are reduced by the reducer the architecture runs: the
+/// store's events react on the ``GameState``, the reactor's recorded mutations are applied (its
+/// actions change nothing by themselves), and the feedback loop's events drive its machine, whose
+/// pending changes are kept. No effect runs: a save or load is what the recording says it was.
+///
+/// ```swift
+/// var machine = GameRecordMachine(architecture: .store)
+/// try machine.apply(recordLine: line)  // one line of the recording's file
+/// print(machine.state)
+/// ```
+public struct GameRecordMachine: Sendable {
+  /// The architecture whose inputs it reduces.
+  public let architecture: Architecture
+  /// The feedback loop's machine: the game state, and the changes resolved but not applied.
+  private var machine = FeedbackGameMachine()
+
+  /// Creates the machine of a game that has not started, as a fresh service is.
+  public init(architecture: Architecture) {
+    self.architecture = architecture
+  }
+
+  /// The game's state.
+  public var state: GameState { machine.game }
+
+  /// Applies one line of a session recording's file, if it records an input of this
+  /// architecture (an intent or a fact changes nothing).
+  ///
+  /// - Throws: A `DecodingError` when the line is not a record of the game on this architecture.
+  public mutating func apply(recordLine line: Data) throws {
+    switch architecture {
+    case .store:
+      let record = try read(StoreGameEvent.self, from: line)
+      guard let event = record.input?.event else { return }
+      machine.game.react(to: event)
+    case .reactor:
+      let record = try read(GameIntent.self, from: line)
+      guard record.input != nil, let change = record.mutation else { return }
+      machine.game.apply(change)
+    case .feedback:
+      let record = try read(FeedbackGameEvent.self, from: line)
+      guard let event = record.input else { return }
+      machine.reduce(event)
+    }
+  }
+
+  /// Whether the input the line records is an effect's outcome (a save or load finished),
+  /// rather than the direct consequence of an intent.
+  ///
+  /// - Throws: A `DecodingError` when the line is not a record of the game on this architecture.
+  public func isEffectOutcome(recordLine line: Data) throws -> Bool {
+    let change: GameChange?
+    switch architecture {
+    case .store:
+      let record = try read(StoreGameEvent.self, from: line)
+      if case .changed(let changed)? = record.input { change = changed } else { change = nil }
+    case .reactor:
+      change = try read(GameIntent.self, from: line).mutation
+    case .feedback:
+      let record = try read(FeedbackGameEvent.self, from: line)
+      if case .finished? = record.input { return true }
+      change = nil
+    }
+    switch change {
+    case .saved?, .saveFailed?, .loaded?, .loadFailed?: return true
+    default: return false
+    }
+  }
+}
+
+extension GameRecordMachine {
+  /// The decoder of every line: making one per line would cost more than the decoding.
+  private static let decoder = JSONDecoder()
+
+  /// Reads `line` as a record whose input, if any, is one of this architecture's.
+  private func read<Input: Decodable>(
+    _ type: Input.Type,
+    from line: Data
+  ) throws -> RecordLine<Input> {
+    let record = try Self.decoder.decode(RecordLine<Input>.self, from: line)
+    let expected = "rpg.\(architecture.rawValue)"
+    guard record.input == nil || record.key == expected else {
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: [],
+          debugDescription: "\"\(record.key)\" is not a record of rpg on the \(architecture) "
+            + "architecture"
+        )
+      )
+    }
+    return record
+  }
+}
+
+/// One line of a session recording, read for the architecture's input only (`nil` for another
+/// record: the session's start, an intent, a fact) and a reactor's mutation.
+private struct RecordLine<Input: Decodable>: Decodable {
+  /// The input's key: `<app>.<architecture>`.
+  var key = ""
+  var input: Input?
+  var mutation: GameChange?
+
+  private enum Keys: String, CodingKey {
+    case input, mutation
+  }
+
+  private struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: Keys.self)
+    let record = try container.nestedContainer(keyedBy: Key.self, forKey: .input)
+    guard let key = record.allKeys.first, !["session", "intent", "fact"].contains(key.stringValue)
+    else {
+      input = nil
+      mutation = nil
+      return
+    }
+    self.key = key.stringValue
+    input = try record.decode(Input.self, forKey: key)
+    mutation = try container.decodeIfPresent(GameChange.self, forKey: .mutation)
+  }
+}

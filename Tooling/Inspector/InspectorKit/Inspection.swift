@@ -1,0 +1,242 @@
+import AppSupport
+import CascadeStreams
+import CustomDump
+import Foundation
+
+/// What the inspector's JSON API answers, for any app: the recording's summary, pages of its
+/// timeline, and the state after a step with the diff the step made.
+protocol InspectionAPI: Sendable {
+  /// `/api/summary`.
+  func summary() -> Data
+  /// `/api/steps`: `count` steps from position `from` of the timeline, or of its steps of `kind`.
+  func steps(from: Int, count: Int, kind: StepKind?) -> Data
+  /// `/api/step/I`: the state after step `index` and its diff, or `nil` if there is no such step.
+  func step(_ index: Int) throws -> Data?
+  /// Marks the warming as started, before ``warm()`` runs on its thread.
+  func prepareWarming()
+  /// Computes the states' checkpoints ahead of the requests.
+  func warm()
+}
+
+/// A recording being inspected: its index, and the states after its steps, computed on demand
+/// from checkpoints.
+///
+/// The state after step *i* is the machine's state after the lines of steps 0…*i*. Computing it
+/// starts from the nearest checkpoint before it (the machine after a multiple of
+/// ``checkpointInterval`` steps, kept as they are passed), so that the first look at a step far
+/// into a long recording reduces the lines up to it once, and every later step near a passed
+/// point reduces at most ``checkpointInterval`` lines.
+final class Inspection<Machine: InspectedMachine>: InspectionAPI {
+  /// How many steps apart the checkpoints are.
+  static var checkpointInterval: Int { 512 }
+
+  let index: RecordingIndex
+  /// The machine before the first step.
+  private let initial: Machine
+  private let checkpoints: CheckpointStore<Machine>
+  private let kindPositions = LockedValue<[StepKind: [Int]]>([:])
+
+  init(index: RecordingIndex, initial: Machine) {
+    self.index = index
+    self.initial = initial
+    checkpoints = CheckpointStore(initial: initial, interval: Self.checkpointInterval)
+  }
+
+  /// The machine after the first `count` steps.
+  ///
+  /// It starts from the last checkpoint at or before `count` (waiting, while the warming runs,
+  /// for it to pass there), and passing a checkpoint it keeps it, or moves on to a later one
+  /// another thread kept meanwhile.
+  func machine(after count: Int, waitingForWarming wait: Bool = true) throws -> Machine {
+    let interval = Self.checkpointInterval
+    var (done, machine) = checkpoints.start(for: count, waitingForWarming: wait)
+    while done < count {
+      // The front's intents and facts change nothing: only inputs are decoded.
+      switch index.kinds[done] {
+      case .intent, .fact: break
+      case .action, .mutation, .event:
+        do {
+          try machine.apply(recordLine: index.line(at: done))
+        } catch {
+          throw UnreadableStep(step: done, reason: "\(error)")
+        }
+      }
+      done += 1
+      guard done % interval == 0 else { continue }
+      if let ahead = checkpoints.publish(machine, after: done, goingTo: count) {
+        (done, machine) = ahead
+      }
+    }
+    return machine
+  }
+
+  /// Marks the warming as started: requests for steps beyond the checkpoints wait for it.
+  func prepareWarming() {
+    checkpoints.setWarming(true)
+  }
+
+  /// Computes the checkpoints of the whole recording, from the start.
+  ///
+  /// Run once, on a thread of its own, after opening, so that a jump far into a long recording
+  /// finds a checkpoint near it. A line that does not decode stops it (the step that needs it
+  /// reports it).
+  func warm() {
+    defer { checkpoints.setWarming(false) }
+    _ = try? machine(after: index.count, waitingForWarming: false)
+  }
+
+  func summary() -> Data {
+    var counts: [String: Int] = [:]
+    for (kind, count) in index.kindCounts where count > 0 { counts[kind.description] = count }
+    return encode(
+      Summary(
+        path: index.path,
+        app: index.header.app,
+        architecture: index.header.architecture.rawValue,
+        command: index.header.command,
+        steps: index.count,
+        kinds: counts
+      )
+    )
+  }
+
+  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
+    let positions: [Int]? = kind.map { kind in
+      kindPositions.withLock { cache in
+        if let found = cache[kind] { return found }
+        let found = index.kinds.indices.filter { index.kinds[$0] == kind }
+        cache[kind] = found
+        return found
+      }
+    }
+    let total = positions?.count ?? index.count
+    let start = min(max(0, from), total)
+    let end = min(total, start + max(0, min(count, 1000)))
+    let steps = (start..<end).map { position in
+      describe(step: positions?[position] ?? position)
+    }
+    return encode(StepPage(total: total, from: start, steps: steps))
+  }
+
+  func step(_ stepIndex: Int) throws -> Data? {
+    guard stepIndex >= 0, stepIndex < index.count else { return nil }
+    let before = try machine(after: stepIndex)
+    var after = before
+    do {
+      try after.apply(recordLine: index.line(at: stepIndex))
+    } catch {
+      throw UnreadableStep(step: stepIndex, reason: "\(error)")
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let state = try encoder.encode(after.state)
+    let detail = encode(
+      StepDetail(step: describe(step: stepIndex), diff: diff(before.state, after.state))
+    )
+    // `{"diff":…,"step":…}` + `,"state":<the state>}`
+    var data = detail.dropLast()
+    data.append(contentsOf: Array(#","state":"#.utf8))
+    data.append(state)
+    data.append(UInt8(ascii: "}"))
+    return Data(data)
+  }
+
+  /// One line of the timeline.
+  private func describe(step stepIndex: Int) -> StepLine {
+    let line = index.line(at: stepIndex)
+    let kind = index.kinds[stepIndex]
+    let record = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+    let sequence = record?["sequence"] as? Int ?? 0
+    let input = (record?["input"] as? [String: Any])?.first?.value
+    var description = input.map(Self.compact) ?? "?"
+    if kind == .mutation, let mutation = record?["mutation"] {
+      description += " → " + Self.compact(mutation)
+    }
+    if description.count > 240 { description = description.prefix(240) + "…" }
+    let source: StepSource
+    switch kind {
+    case .intent, .fact: source = .user
+    case .action, .mutation, .event:
+      let isEffect = (try? initial.isEffectOutcome(recordLine: line)) ?? false
+      source = isEffect ? .effect : .user
+    }
+    return StepLine(
+      index: stepIndex,
+      sequence: sequence,
+      kind: kind.description,
+      description: description,
+      source: source.rawValue
+    )
+  }
+
+  private static func compact(_ value: Any) -> String {
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: value,
+        options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+      )
+    else { return "?" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  private func encode(_ value: some Encodable) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(value)) ?? Data("{}".utf8)
+  }
+}
+
+/// A step whose line does not decode as a record of the recording's app and architecture.
+struct UnreadableStep: Error, CustomStringConvertible {
+  /// The step.
+  var step: Int
+  /// What the decoder said.
+  var reason: String
+
+  /// `line <n> (step <i>) is not a record of this app and architecture: <reason>`, on one line.
+  var description: String {
+    let text =
+      "line \(step + 3) (step \(step)) is not a record of this app and architecture: \(reason)"
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+}
+
+/// `/api/summary`'s answer.
+private struct Summary: Encodable {
+  var path: String
+  var app: String
+  var architecture: String
+  var command: String
+  var steps: Int
+  var kinds: [String: Int]
+}
+
+/// One step in `/api/steps`' answer.
+struct StepLine: Encodable {
+  var index: Int
+  var sequence: Int
+  var kind: String
+  var description: String
+  var source: String
+}
+
+/// `/api/steps`' answer.
+private struct StepPage: Encodable {
+  var total: Int
+  var from: Int
+  var steps: [StepLine]
+}
+
+/// `/api/step/I`'s answer, without the state (spliced in as it was encoded).
+private struct StepDetail: Encodable {
+  var step: StepLine
+  var diff: String?
+
+  private enum CodingKeys: String, CodingKey { case step, diff }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(step, forKey: .step)
+    try container.encode(diff, forKey: .diff)  // null when the step changed nothing
+  }
+}

@@ -1,0 +1,40 @@
+public import AppSupport
+
+/// Why a recording cannot be inspected; its ``description`` is one line.
+public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// There is no file at the path.
+  case missing(path: String)
+  /// The file could not be read.
+  case unreadable(path: String, reason: String)
+  /// The file is not a session recording.
+  case notARecording(path: String, reason: String)
+  /// A line is cut short or is not a record.
+  case damaged(path: String, line: Int, reason: String)
+  /// The recording is of an app the inspector does not read.
+  case unknownApp(path: String, app: String)
+
+  /// How `cascade-inspect` ends: ``AppSupport/ExitStatus/noInput`` (66) for a missing or
+  /// unreadable file, ``AppSupport/ExitStatus/dataError`` (65) otherwise.
+  public var exitStatus: ExitStatus {
+    switch self {
+    case .missing, .unreadable: .noInput
+    case .notARecording, .damaged, .unknownApp: .dataError
+    }
+  }
+
+  /// `cannot inspect <path>: <why>`, on one line.
+  public var description: String {
+    let text =
+      switch self {
+      case .missing(let path): "cannot inspect \(path): there is no such file"
+      case .unreadable(let path, let reason): "cannot inspect \(path): \(reason)"
+      case .notARecording(let path, let reason): "cannot inspect \(path): \(reason)"
+      case .damaged(let path, let line, let reason):
+        "cannot inspect \(path): line \(line) is damaged: \(reason)"
+      case .unknownApp(let path, let app):
+        "cannot inspect \(path): it is a recording of \(app), and the inspector reads rpg "
+          + "recordings"
+      }
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+  }
+}

@@ -1,0 +1,125 @@
+import CascadeStreams
+import FlyingFox
+import Foundation
+
+/// Answers every request to the inspector: refuses those that are not `GET`, not addressed to
+/// the loopback host and port, or without the token; serves the page, its assets and the API.
+final class InspectorHandler: HTTPHandler, Sendable {
+  /// The cookie that carries the token after the first page load, named after the port:
+  /// browsers share a host's cookies between its ports, and two inspectors may run at once.
+  static func cookieName(port: UInt16) -> String { "cascade-inspect-token-\(port)" }
+
+  let token: String
+  let api: any InspectionAPI
+  /// The port bound, once listening: the `Host` header must name it.
+  let port = LockedValue<UInt16>(0)
+
+  init(token: String, api: any InspectionAPI) {
+    self.token = token
+    self.api = api
+  }
+
+  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let port = port.withLock { $0 }
+    guard let host = request.headers[.host],
+      host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
+    else {
+      return Self.text(.misdirectedRequest, "this inspector answers only 127.0.0.1:\(port)")
+    }
+    guard request.method == .GET else {
+      return Self.text(.methodNotAllowed, "the inspector only answers GET")
+    }
+    let fromQuery = request.query["token"]
+    guard Self.same(fromQuery ?? cookie(of: request, port: port) ?? "", token) else {
+      return Self.text(.forbidden, "open the URL cascade-inspect printed, with its token")
+    }
+    var response = try route(request)
+    if fromQuery != nil {
+      response.headers[.setCookie] =
+        "\(Self.cookieName(port: port))=\(token); Path=/; HttpOnly; SameSite=Strict"
+    }
+    response.headers[HTTPHeader("Cache-Control")] = "no-store"
+    response.headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
+    response.headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
+    response.headers[HTTPHeader("X-Frame-Options")] = "DENY"
+    response.headers[HTTPHeader("Content-Security-Policy")] =
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+      + "img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    return response
+  }
+
+  private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+    switch request.path {
+    case "/", "/index.html": return Self.asset(InspectorPage.html, type: "text/html; charset=utf-8")
+    case "/inspector.css": return Self.asset(InspectorPage.css, type: "text/css; charset=utf-8")
+    case "/inspector.js":
+      return Self.asset(InspectorPage.javaScript, type: "text/javascript; charset=utf-8")
+    case "/api/summary": return Self.json(api.summary())
+    case "/api/steps":
+      let from = request.query["from"].flatMap { Int($0) } ?? 0
+      let count = request.query["count"].flatMap { Int($0) } ?? 100
+      var kind: StepKind?
+      if let name = request.query["kind"], !name.isEmpty {
+        guard let named = StepKind(name: name) else {
+          return Self.text(.badRequest, "no input kind named \(name)")
+        }
+        kind = named
+      }
+      return Self.json(api.steps(from: from, count: count, kind: kind))
+    default:
+      let prefix = "/api/step/"
+      if request.path.hasPrefix(prefix), let index = Int(request.path.dropFirst(prefix.count)) {
+        do {
+          guard let data = try api.step(index) else {
+            return Self.text(.notFound, "no step \(index)")
+          }
+          return Self.json(data)
+        } catch {
+          return Self.text(
+            .unprocessableContent,
+            "step \(index) cannot be read from the recording: \(error)"
+          )
+        }
+      }
+      return Self.text(.notFound, "not found")
+    }
+  }
+
+  /// The token in the request's cookie, if any.
+  private func cookie(of request: HTTPRequest, port: UInt16) -> String? {
+    guard let header = request.headers[.cookie] else { return nil }
+    for pair in header.split(separator: ";") {
+      let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+      if parts.count == 2, parts[0] == Self.cookieName(port: port) { return String(parts[1]) }
+    }
+    return nil
+  }
+
+  /// Compares two strings in a time that depends only on their lengths.
+  private static func same(_ given: String, _ expected: String) -> Bool {
+    let given = Array(given.utf8)
+    let expected = Array(expected.utf8)
+    guard given.count == expected.count else { return false }
+    return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+  }
+
+  private static func asset(_ text: String, type: String) -> HTTPResponse {
+    HTTPResponse(statusCode: .ok, headers: [.contentType: type], body: Data(text.utf8))
+  }
+
+  private static func json(_ data: Data) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: .ok,
+      headers: [.contentType: "application/json; charset=utf-8"],
+      body: data
+    )
+  }
+
+  private static func text(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: status,
+      headers: [.contentType: "text/plain; charset=utf-8"],
+      body: Data((text + "\n").utf8)
+    )
+  }
+}

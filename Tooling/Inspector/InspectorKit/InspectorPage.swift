@@ -1,0 +1,245 @@
+/// The inspector's page: HTML, CSS and JavaScript, kept as text in the executable so that it
+/// works wherever the binary is copied, needs no build step, and fetches nothing from outside.
+enum InspectorPage {
+  /// The page.
+  static let html = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Cascade Inspector</title>
+    <link rel="stylesheet" href="/inspector.css">
+    <script src="/inspector.js" defer></script>
+    </head>
+    <body>
+    <header>
+      <h1>Cascade Inspector</h1>
+      <span id="summary"></span>
+    </header>
+    <nav>
+      <label>Kind <select id="kind"><option value="">all</option></select></label>
+      <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
+      <span id="position"></span>
+    </nav>
+    <main>
+      <section id="timeline" tabindex="0" aria-label="timeline">
+        <div id="rows"></div>
+      </section>
+      <section id="detail">
+        <h2 id="step-title">State</h2>
+        <div id="state" class="tree"></div>
+        <h2>Diff against the previous step</h2>
+        <pre id="diff"></pre>
+      </section>
+    </main>
+    <p id="error" hidden></p>
+    </body>
+    </html>
+
+    """
+
+  /// The page's style.
+  static let css = """
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 14px/1.4 system-ui, sans-serif; color: #222; background: #fafafa;
+      display: flex; flex-direction: column; height: 100vh; }
+    header, nav { display: flex; gap: 1em; align-items: center; padding: .4em 1em;
+      border-bottom: 1px solid #ddd; background: #fff; }
+    h1 { font-size: 1.1em; margin: 0; }
+    h2 { font-size: 1em; margin: .8em 0 .3em; }
+    #slider { flex: 1; }
+    main { flex: 1; display: flex; min-height: 0; }
+    #timeline { width: 45%; overflow-y: auto; position: relative; border-right: 1px solid #ddd;
+      background: #fff; }
+    #rows { position: relative; }
+    .row { position: absolute; left: 0; right: 0; height: 24px; padding: 0 .5em;
+      white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer;
+      font-family: ui-monospace, monospace; font-size: 12px; line-height: 24px; }
+    .row:hover { background: #f0f4ff; }
+    .row.selected { background: #dbe6ff; }
+    .kind { display: inline-block; width: 5.5em; font-weight: bold; }
+    .kind-intent { color: #0a6; } .kind-fact { color: #888; } .kind-event { color: #06c; }
+    .kind-action { color: #60c; } .kind-mutation { color: #c60; }
+    .source { color: #999; margin-right: .5em; }
+    #detail { flex: 1; overflow: auto; padding: 0 1em 1em; }
+    .tree, pre { font-family: ui-monospace, monospace; font-size: 12px; }
+    .tree details { margin-left: 1.2em; }
+    .tree summary { cursor: pointer; margin-left: -1.2em; }
+    .tree .leaf { margin-left: 0; }
+    .key { color: #905; } .string { color: #070; } .number { color: #05a; }
+    .literal { color: #a50; }
+    pre { background: #fff; border: 1px solid #ddd; padding: .5em; white-space: pre-wrap; }
+    #error { color: #b00; padding: 0 1em; }
+
+    """
+
+  /// The page's script: the timeline (a virtualised list of fixed-height rows, loaded a page at
+  /// a time), the filter, the slider, the keys, and the state tree and diff of the step chosen.
+  static let javaScript = #"""
+    "use strict";
+    const ROW = 24, PAGE = 200;
+    let total = 0, selected = 0, kind = "", selection = 0;
+    const pages = new Map();
+    const $ = (id) => document.getElementById(id);
+
+    async function get(path) {
+      const response = await fetch(path, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(path + ": " + (await response.text()));
+      return response.json();
+    }
+
+    function showError(error) {
+      $("error").hidden = false;
+      $("error").textContent = String(error);
+    }
+
+    async function page(number) {
+      const key = kind + ":" + number;
+      if (!pages.has(key)) {
+        const query = "from=" + number * PAGE + "&count=" + PAGE
+          + (kind ? "&kind=" + encodeURIComponent(kind) : "");
+        pages.set(key, get("/api/steps?" + query));
+      }
+      return pages.get(key);
+    }
+
+    async function stepAt(position) {
+      const answer = await page(Math.floor(position / PAGE));
+      return answer.steps[position % PAGE];
+    }
+
+    function renderRows() {
+      const timeline = $("timeline"), rows = $("rows");
+      rows.style.height = total * ROW + "px";
+      const first = Math.max(0, Math.floor(timeline.scrollTop / ROW) - 10);
+      const last = Math.min(total, first + Math.ceil(timeline.clientHeight / ROW) + 20);
+      rows.replaceChildren();
+      for (let position = first; position < last; position++) {
+        const row = document.createElement("div");
+        row.className = "row" + (position === selected ? " selected" : "");
+        row.style.top = position * ROW + "px";
+        row.dataset.position = position;
+        rows.append(row);
+        stepAt(position).then((step) => {
+          if (!step) return;
+          const kindSpan = document.createElement("span");
+          kindSpan.className = "kind kind-" + step.kind;
+          kindSpan.textContent = step.kind;
+          const source = document.createElement("span");
+          source.className = "source";
+          source.textContent = "#" + step.index + " " + step.source;
+          row.replaceChildren(kindSpan, source, document.createTextNode(step.description));
+          row.title = step.description;
+        }).catch(showError);
+      }
+    }
+
+    function tree(value, name) {
+      const label = (text) => {
+        const fragment = document.createDocumentFragment();
+        if (name !== undefined) {
+          const key = document.createElement("span");
+          key.className = "key";
+          key.textContent = name + ": ";
+          fragment.append(key);
+        }
+        fragment.append(text);
+        return fragment;
+      };
+      if (value !== null && typeof value === "object") {
+        const details = document.createElement("details");
+        details.open = true;
+        const summary = document.createElement("summary");
+        const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+        summary.append(label(Array.isArray(value) ? "[" + entries.length + "]" : "{…}"));
+        details.append(summary);
+        for (const [key, child] of entries) details.append(tree(child, key));
+        return details;
+      }
+      const leaf = document.createElement("div");
+      leaf.className = "leaf";
+      const text = document.createElement("span");
+      text.className = typeof value === "string" ? "string"
+        : typeof value === "number" ? "number" : "literal";
+      text.textContent = JSON.stringify(value);
+      leaf.append(label(text));
+      return leaf;
+    }
+
+    async function select(position) {
+      if (total === 0) return;
+      const ticket = ++selection;
+      selected = Math.max(0, Math.min(total - 1, position));
+      $("slider").value = selected;
+      $("position").textContent = (selected + 1) + " / " + total;
+      const timeline = $("timeline");
+      const top = selected * ROW;
+      if (top < timeline.scrollTop || top + ROW > timeline.scrollTop + timeline.clientHeight) {
+        timeline.scrollTop = top - timeline.clientHeight / 2;
+      }
+      renderRows();
+      try {
+        const step = await stepAt(selected);
+        const detail = await get("/api/step/" + step.index);
+        if (ticket !== selection) return;  // a later step was chosen meanwhile
+        $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")";
+        $("state").replaceChildren(tree(detail.state));
+        $("diff").textContent = detail.diff === null ? "(no change)" : detail.diff;
+      } catch (error) {
+        showError(error);
+      }
+    }
+
+    async function load() {
+      const answer = await get("/api/steps?from=0&count=" + PAGE
+        + (kind ? "&kind=" + encodeURIComponent(kind) : ""));
+      pages.set(kind + ":0", Promise.resolve(answer));
+      total = answer.total;
+      $("slider").max = Math.max(0, total - 1);
+      $("timeline").scrollTop = 0;
+      renderRows();
+      await select(0);
+    }
+
+    async function start() {
+      try {
+        const summary = await get("/api/summary");
+        $("summary").textContent = summary.app + " " + summary.command + " on the "
+          + summary.architecture + " · " + summary.steps + " steps";
+        for (const [name, count] of Object.entries(summary.kinds)) {
+          const option = document.createElement("option");
+          option.value = name;
+          option.textContent = name + " (" + count + ")";
+          $("kind").append(option);
+        }
+        // The token is in a cookie now: keep it out of the address bar and history.
+        history.replaceState(null, "", "/");
+        await load();
+      } catch (error) {
+        showError(error);
+      }
+    }
+
+    document.addEventListener("DOMContentLoaded", () => {
+      $("timeline").addEventListener("scroll", renderRows);
+      $("rows").addEventListener("click", (event) => {
+        const row = event.target.closest(".row");
+        if (row) select(Number(row.dataset.position));
+      });
+      $("slider").addEventListener("input", () => select(Number($("slider").value)));
+      $("kind").addEventListener("change", () => { kind = $("kind").value; load(); });
+      document.addEventListener("keydown", (event) => {
+        if (event.target.tagName === "SELECT") return;
+        const moves = { ArrowLeft: selected - 1, ArrowRight: selected + 1, ArrowUp: selected - 1,
+          ArrowDown: selected + 1, Home: 0, End: total - 1 };
+        if (event.key in moves) {
+          event.preventDefault();
+          select(moves[event.key]);
+        }
+      });
+      start();
+    });
+
+    """#
+}
