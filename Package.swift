@@ -357,7 +357,7 @@ let package = Package(
     .testTarget(
       name: "InspectorTests",
       dependencies: [
-        "AppSupport", "CascadeTestSupport", "RPGCore",
+        "AppSupport", "CascadeTestSupport", "InspectorKit", "RPGCore",
         // Built for the tests that run them: the inspector, and the RPG that makes recordings.
         "CascadeInspect", "rpg",
         .product(name: "CustomDump", package: "swift-custom-dump"),

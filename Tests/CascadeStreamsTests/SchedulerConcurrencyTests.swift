@@ -462,6 +462,37 @@ struct SchedulerConcurrencyTests {
     #expect(received.values == [.next(3), .completed])
     #expect(attempts.value == 3)
   }
+
+  // Delayed jobs (`DispatchTimerItem`: a dispatch timer source, the work behind a lock) scheduled
+  // from four threads, half of them cancelled at once, racing their timers: every job that was
+  // not cancelled runs exactly once, none runs twice. Under ThreadSanitizer (CI) a race between
+  // a timer firing and a cancel would be reported.
+  @Test func delayedJobsRaceTheirCancellation() async {
+    let scheduler = SerialDispatchQueueScheduler(label: "delayed-race")
+    let runs = Watched([Int: Int]())
+    let kept = LockedValue(Set<Int>())
+    let perThread = 200
+    let finished = await runOnThreads(4) { thread in
+      for index in 0..<perThread {
+        let id = thread * perThread + index
+        let job = scheduler.schedule(after: .microseconds(index % 3)) {
+          runs.update { $0[id, default: 0] += 1 }
+        }
+        if index.isMultiple(of: 2) {
+          job.dispose()
+        } else {
+          kept.withLock { _ = $0.insert(id) }
+        }
+      }
+    }
+    #expect(finished)
+    let keptIDs = kept.withLock { $0 }
+    // Waits for the jobs themselves: until every job kept has run.
+    #expect(await runs.wait { counts in keptIDs.allSatisfy { counts[$0] != nil } })
+    let counts = runs.value
+    #expect(keptIDs.allSatisfy { counts[$0] == 1 }, "every job kept runs once")
+    #expect(counts.values.allSatisfy { $0 == 1 }, "no job runs twice")
+  }
 }
 
 /// A source whose first two attempts fail and whose third emits its number and completes.
