@@ -43,6 +43,8 @@ let package = Package(
     // The movies app's HTTP client on Linux (Foundation's URLSession on Apple platforms).
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // `cascade-inspect --live`'s WebSocket client (the apps' endpoints serve with FlyingFox).
+    .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
   ],
   targets: [
     // MARK: - Modules
@@ -111,7 +113,7 @@ let package = Package(
     .target(
       name: "CommandLineSupport",
       dependencies: [
-        "AppSupport",
+        "AppSupport", "InspectorLink",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/CommandLineSupport"
@@ -159,6 +161,7 @@ let package = Package(
         "CascadeReactor",
         "CascadeFeedback",
         "CascadeMiddleware",
+        "InspectorLink",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Apps/Todo/TodoCore"
@@ -168,6 +171,7 @@ let package = Package(
       dependencies: [
         "AppSupport",
         "CommandLineSupport",
+        "InspectorLink",
         "TodoCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -214,11 +218,23 @@ let package = Package(
       path: "Tooling/Compare/CascadeCompare"
     ),
 
+    // `rpg|movies|todo --inspect`: an app's live endpoint, which `cascade-inspect --live` reads.
+    .target(
+      name: "InspectorLink",
+      dependencies: [
+        "AppSupport", "CascadeStore", "CascadeStreams",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      path: "Tooling/Inspector/InspectorLink"
+    ),
     // `cascade-inspect`: a session recording served to a browser, to step through.
     .target(
       name: "InspectorKit",
       dependencies: [
-        "AppSupport", "CascadeStreams", "RPGCore",
+        "AppSupport", "CascadeStreams", "InspectorLink", "RPGCore",
+        .product(name: "WSClient", package: "swift-websocket"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
@@ -228,7 +244,7 @@ let package = Package(
     .executableTarget(
       name: "CascadeInspect",
       dependencies: [
-        "AppSupport", "CommandLineSupport", "InspectorKit",
+        "AppSupport", "CommandLineSupport", "InspectorKit", "InspectorLink",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tooling/Inspector/CascadeInspect"

@@ -1,11 +1,16 @@
 public import AppSupport
+import CascadeFeedback
+import CascadeReactor
+import CascadeStore
 public import Foundation
+public import InspectorLink
 
-/// A front's session with the task list on `architecture`, over `database`: live, and recorded
-/// to `recording` if given.
+/// A front's session with the task list on `architecture`, over `database`: live, recorded to
+/// `recording` if given, and inspected live through `inspector` if given.
 ///
 /// A recording starts with the state the service read from the database, so that a replay
-/// starts from it without opening any database.
+/// starts from it without opening any database. An inspector is given every input with the state
+/// after it, and replays to a step into a fresh task list with no database.
 ///
 /// ```swift
 /// let session = makeTodoSession(.store, database: database, command: "add", recordingTo: url)
@@ -17,39 +22,86 @@ public import Foundation
 ///   - database: The database.
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
+///   - inspector: The live inspection endpoint (`todo --inspect`), or `nil`.
 /// - Returns: The session; its service shows what the database holds now.
 public func makeTodoSession(
   _ architecture: Architecture,
   database: TodoDatabase,
   command: String,
-  recordingTo recording: URL? = nil
+  recordingTo recording: URL? = nil,
+  inspector: LiveInspector? = nil
 ) -> AppSession<TodoIntent, TodoState> {
-  guard let recording else { return .live(makeTodo(architecture, database: database)) }
+  guard recording != nil || inspector != nil else {
+    return .live(makeTodo(architecture, database: database))
+  }
   let start = TodoState(loadingFrom: database)
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreSession<TodoApp>>(file: recording)
-    let todo = StoreTodo(
-      writes: database,
-      initialState: start,
-      middlewares: [recorder.inputs(of: TodoState.self)]
+    let recorder = recording.map { SessionRecorder<StoreSession<TodoApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: TodoState.self,
+      kind: .event,
+      isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
     )
+    var middlewares: [any Middleware<TodoEvent, TodoState>] = []
+    if let live { middlewares.append(live) }
+    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let todo = StoreTodo(writes: database, initialState: start, middlewares: middlewares)
+    if let live {
+      inspector?.onReplay { steps in
+        let fresh = StoreTodo(writes: NoTodoWrites(), initialState: start)
+        await fresh.store.replay(live.inputs(ofFirst: steps).map(\.input))
+        return fresh.currentState
+      }
+    }
+    guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
   case .reactor:
-    let recorder = SessionRecorder<ReactorSession<TodoApp>>(file: recording)
-    let todo = ReactorTodo(
-      writes: database,
-      initialState: start,
-      middlewares: [recorder.inputs(of: TodoState.self)]
+    let recorder = recording.map { SessionRecorder<ReactorSession<TodoApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: TodoState.self,
+      kind: .action,
+      isEffectOutcome: { (_: TodoIntent, mutation) in (mutation as? TodoEvent)?.isWritten ?? false }
     )
+    var middlewares: [any Middleware<TodoIntent, TodoState>] = []
+    if let live { middlewares.append(live) }
+    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let todo = ReactorTodo(writes: database, initialState: start, middlewares: middlewares)
+    if let live {
+      inspector?.onReplay { steps in
+        let fresh = ReactorTodo(writes: NoTodoWrites(), initialState: start)
+        await fresh.reactor.replay(
+          live.inputs(ofFirst: steps).map { recorded in
+            guard let mutation = recorded.mutation as? TodoEvent else {
+              return .action(recorded.input)
+            }
+            return .mutation(mutation, cause: recorded.input)
+          }
+        )
+        return fresh.currentState
+      }
+    }
+    guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
   case .feedback:
-    let recorder = SessionRecorder<FeedbackSession<TodoApp>>(file: recording)
-    let todo = FeedbackTodo(
-      writes: database,
-      initialState: start,
-      middlewares: [recorder.inputs(of: TodoState.self)]
+    let recorder = recording.map { SessionRecorder<FeedbackSession<TodoApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: TodoState.self,
+      kind: .event,
+      isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
     )
+    var middlewares: [any Middleware<TodoEvent, TodoState>] = []
+    if let live { middlewares.append(live) }
+    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let todo = FeedbackTodo(writes: database, initialState: start, middlewares: middlewares)
+    if let live {
+      inspector?.onReplay { steps in
+        let fresh = FeedbackTodo(writes: NoTodoWrites(), initialState: start)
+        await fresh.loop.replay(live.inputs(ofFirst: steps).map(\.input))
+        return fresh.currentState
+      }
+    }
+    guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
   }
 }

@@ -76,6 +76,11 @@ public struct TodoState: Sendable, Equatable, Codable {
 enum TodoEvent: Sendable, Codable {
   case intent(TodoIntent)
   case written(TodoWriteResult)
+
+  /// Whether the event is a write's outcome (an effect's), rather than an intent.
+  var isWritten: Bool {
+    if case .written = self { true } else { false }
+  }
 }
 
 extension TodoState {

@@ -2,6 +2,7 @@ import AppSupport
 import ArgumentParser
 import CommandLineSupport
 import Foundation
+import InspectorLink
 import TodoCore
 
 /// One run of `todo`: the database's path, the session with the service on it, and the
@@ -15,6 +16,8 @@ struct Session {
   let quiet: Bool
   /// The database, closed by ``finish()``; `nil` in a replay.
   let database: TodoDatabase?
+  /// The live inspection endpoint (`--inspect`), started by ``startInspecting(_:)``.
+  let inspector: LiveInspector?
   /// The service.
   var service: any AppService<TodoIntent, TodoState> { app.service }
 
@@ -27,6 +30,7 @@ struct Session {
     let database = try Self.open(path, options)
     self.database = database
     app = makeTodoSession(options.architecture, database: database, command: "shell")
+    inspector = nil
     try checkLoaded()
   }
 
@@ -41,6 +45,7 @@ struct Session {
     if let replay = options.recording.replay {
       path = try options.db ?? Self.defaultPath(creating: false)
       database = nil
+      inspector = nil
       do {
         app = try replayTodoSession(
           options.architecture,
@@ -56,11 +61,18 @@ struct Session {
       self.path = path
       let database = try Self.open(path, options)
       self.database = database
+      let inspector = options.inspection.makeInspector(
+        app: "todo",
+        architecture: options.architecture,
+        command: command
+      )
+      self.inspector = inspector
       app = makeTodoSession(
         options.architecture,
         database: database,
         command: command,
-        recordingTo: options.recording.record.map { URL(fileURLWithPath: $0) }
+        recordingTo: options.recording.record.map { URL(fileURLWithPath: $0) },
+        inspector: inspector
       )
       if let problem = app.recordingProblem {
         Self.complain("cannot record the session: \(problem)")
@@ -80,10 +92,19 @@ struct Session {
     _ body: (Session) async throws -> Void
   ) async throws {
     let session = try Session(options, command: command)
+    try await session.startInspecting(options)
     try await reportingReplayErrors {
       try await body(session)
     }
     try await session.finish()
+  }
+
+  /// Starts the live inspection endpoint, if `--inspect` asked for one, and prints its URL on
+  /// standard error.
+  ///
+  /// - Throws: `ExitCode` 74 after printing why, when its port cannot be listened on.
+  func startInspecting(_ options: Options) async throws {
+    try await options.inspection.start(inspector, app: "todo")
   }
 
   /// Ends the session: a replay replays what the recording holds after the last intent and

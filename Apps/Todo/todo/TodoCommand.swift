@@ -107,6 +107,8 @@ struct Options: ParsableArguments {
 
   @OptionGroup var recording: RecordingOptions
 
+  @OptionGroup var inspection: InspectOptions
+
   /// The architecture the service is built on (`--architecture`).
   var architecture: Architecture { architectureOption.architecture }
 
@@ -114,6 +116,9 @@ struct Options: ParsableArguments {
     // SQLite would take "" for a temporary database, gone with the process, and all with it.
     if db?.isEmpty == true { throw ValidationError("--db needs a path") }
     try NumericOption.check(lockTimeout, of: "--lock-timeout", atLeast: 0, atMost: 86_400)
+    if inspection.inspect, recording.replay != nil {
+      throw ValidationError("--inspect shows a live session: it excludes --replay")
+    }
   }
 }
 
@@ -348,6 +353,7 @@ struct Interactive: AsyncParsableCommand {
 
   func run() async throws {
     let session = try Session(options, command: "shell")
+    try await session.startInspecting(options)
     let failure = try await reportingReplayErrors {
       let prompt = try await session.app.flag("prompt") { isatty(STDIN_FILENO) == 1 }
       if prompt {

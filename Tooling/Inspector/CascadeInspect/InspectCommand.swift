@@ -3,6 +3,7 @@ import ArgumentParser
 import CommandLineSupport
 import Foundation
 import InspectorKit
+import InspectorLink
 
 #if canImport(Glibc)
 import Glibc
@@ -20,18 +21,32 @@ struct InspectCommand: AsyncParsableCommand {
       Serves FILE (a recording made with `rpg … --record FILE`) on 127.0.0.1 and prints the \
       page's URL, with a random token every request must carry. It answers only that host, \
       only GET, and only to the token; it runs until interrupted (Ctrl-C ends it with status 0).
+
+      With `--live URL` instead of FILE, it attaches to a running app started with `--inspect` \
+      (`rpg play`, `movies list|browse`, `todo …`; the app prints the URL on standard error) \
+      and shows each input and state as the app processes it. There, "replay to here" makes \
+      the app replay the inputs up to the step chosen into a fresh service, with no effect, \
+      and shows whether it reaches the same state; the running app is left as it is.
       """ + "\n\n" + ExitStatus.helpText + "\n\n"
         + """
         In cascade-inspect: 64 for a bad command line; 65 for a file that is not a session \
         recording, is damaged, or is of an app the inspector does not read; 66 when the file \
         does not exist or cannot be read; 74 when the port cannot be listened on or standard \
-        output is closed.
+        output is closed; 75 when the live endpoint cannot be reached or refuses the token.
         """,
     version: CascadeVersion.current
   )
 
   @Argument(help: ArgumentHelp("The session recording to inspect.", valueName: "FILE"))
-  var file: String
+  var file: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A running app's live endpoint, as its --inspect printed it (ws://127.0.0.1:PORT/live?token=…).",
+      valueName: "URL"
+    )
+  )
+  var live: String?
 
   @Option(help: "The port to listen on (0: a free one).")
   var port: UInt16 = 0
@@ -57,10 +72,30 @@ struct InspectCommand: AsyncParsableCommand {
     }
   }
 
+  func validate() throws {
+    switch (file, live) {
+    case (nil, nil): throw ValidationError("give a recording FILE, or --live URL")
+    case (.some, .some): throw ValidationError("give a recording FILE or --live URL, not both")
+    case (nil, .some(let live)):
+      guard let url = URL(string: live), url.scheme == "ws",
+        url.host == "127.0.0.1" || url.host == "localhost"
+      else {
+        throw ValidationError(
+          "--live takes the ws://127.0.0.1:PORT/live?token=… URL an app printed"
+        )
+      }
+    case (.some, nil): break
+    }
+  }
+
   func run() async throws {
     let inspector: Inspector
     do {
-      inspector = try Inspector(recordingAt: file)
+      if let live, let url = URL(string: live) {
+        inspector = try await Inspector(live: url)
+      } else {
+        inspector = try Inspector(recordingAt: file ?? "")
+      }
     } catch {
       throw Failure(message: error.description, status: error.exitStatus)
     }

@@ -2,6 +2,7 @@ import AppSupport
 import CascadeStreams
 import CustomDump
 import Foundation
+import InspectorLink
 
 /// What the inspector's JSON API answers, for any app: the recording's summary, pages of its
 /// timeline, and the state after a step with the diff the step made.
@@ -16,6 +17,25 @@ protocol InspectionAPI: Sendable {
   func prepareWarming()
   /// Computes the states' checkpoints ahead of the requests.
   func warm()
+  /// Whether the steps come live from a running app (`--live`), and may grow.
+  var isLive: Bool { get }
+  /// Returns once there are more than `count` steps, or no more can come.
+  func waitForSteps(beyond count: Int) async
+  /// "Replay to here": the app's answer, `{"replayed":{…},"state":…}`.
+  func replay(toStep step: Int) async -> Data
+}
+
+extension InspectionAPI {
+  /// A recording does not grow.
+  var isLive: Bool { false }
+
+  /// A recording does not grow: returns at once.
+  func waitForSteps(beyond count: Int) async {}
+
+  /// A recording has no app to replay into.
+  func replay(toStep step: Int) async -> Data {
+    Data(#"{"replayed":{"error":"replay to here needs a live app (--live)"}}"#.utf8)
+  }
 }
 
 /// A recording being inspected: its index, and the states after its steps, computed on demand
@@ -130,19 +150,12 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let state = try encoder.encode(after.state)
-    let detail = encode(
-      StepDetail(step: describe(step: stepIndex), diff: diff(before.state, after.state))
-    )
-    // `{"diff":…,"step":…}` + `,"state":<the state>}`
-    var data = detail.dropLast()
-    data.append(contentsOf: Array(#","state":"#.utf8))
-    data.append(state)
-    data.append(UInt8(ascii: "}"))
-    return Data(data)
+    return StepMessage(step: describe(step: stepIndex), diff: diff(before.state, after.state))
+      .encoded(withState: state)
   }
 
   /// One line of the timeline.
-  private func describe(step stepIndex: Int) -> StepLine {
+  private func describe(step stepIndex: Int) -> StepMessage.Step {
     let line = index.line(at: stepIndex)
     let kind = index.kinds[stepIndex]
     let record = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
@@ -160,7 +173,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       let isEffect = (try? initial.isEffectOutcome(recordLine: line)) ?? false
       source = isEffect ? .effect : .user
     }
-    return StepLine(
+    return StepMessage.Step(
       index: stepIndex,
       sequence: sequence,
       kind: kind.description,
@@ -202,41 +215,25 @@ struct UnreadableStep: Error, CustomStringConvertible {
 }
 
 /// `/api/summary`'s answer.
-private struct Summary: Encodable {
+struct Summary: Encodable {
+  /// The recording's path, or the live endpoint's URL without its token.
   var path: String
   var app: String
   var architecture: String
   var command: String
   var steps: Int
   var kinds: [String: Int]
-}
-
-/// One step in `/api/steps`' answer.
-struct StepLine: Encodable {
-  var index: Int
-  var sequence: Int
-  var kind: String
-  var description: String
-  var source: String
+  /// Whether the steps come live from a running app.
+  var live = false
+  /// Live: whether the app is still connected.
+  var connected: Bool?
+  /// Live: why the connection ended, once it has.
+  var ended: String?
 }
 
 /// `/api/steps`' answer.
-private struct StepPage: Encodable {
+struct StepPage: Encodable {
   var total: Int
   var from: Int
-  var steps: [StepLine]
-}
-
-/// `/api/step/I`'s answer, without the state (spliced in as it was encoded).
-private struct StepDetail: Encodable {
-  var step: StepLine
-  var diff: String?
-
-  private enum CodingKeys: String, CodingKey { case step, diff }
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(step, forKey: .step)
-    try container.encode(diff, forKey: .diff)  // null when the step changed nothing
-  }
+  var steps: [StepMessage.Step]
 }

@@ -12,12 +12,16 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
   case damaged(path: String, line: Int, reason: String)
   /// The recording is of an app the inspector does not read.
   case unknownApp(path: String, app: String)
+  /// The live endpoint (`--live URL`) could not be reached, refused the token, or sent no hello.
+  case liveUnreachable(url: String, reason: String)
 
   /// How `cascade-inspect` ends: ``AppSupport/ExitStatus/noInput`` (66) for a missing or
-  /// unreadable file, ``AppSupport/ExitStatus/dataError`` (65) otherwise.
+  /// unreadable file, ``AppSupport/ExitStatus/temporaryFailure`` (75) for a live endpoint that
+  /// cannot be reached, ``AppSupport/ExitStatus/dataError`` (65) otherwise.
   public var exitStatus: ExitStatus {
     switch self {
     case .missing, .unreadable: .noInput
+    case .liveUnreachable: .temporaryFailure
     case .notARecording, .damaged, .unknownApp: .dataError
     }
   }
@@ -34,6 +38,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
       case .unknownApp(let path, let app):
         "cannot inspect \(path): it is a recording of \(app), and the inspector reads rpg "
           + "recordings"
+      case .liveUnreachable(let url, let reason):
+        "cannot inspect \(url) live: \(reason)"
       }
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }

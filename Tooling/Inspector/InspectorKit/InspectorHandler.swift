@@ -1,6 +1,7 @@
 import CascadeStreams
 import FlyingFox
 import Foundation
+import InspectorLink
 
 /// Answers every request to the inspector: refuses those that are not `GET`, not addressed to
 /// the loopback host and port, or without the token; serves the page, its assets and the API.
@@ -21,23 +22,51 @@ final class InspectorHandler: HTTPHandler, Sendable {
 
   func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
     let port = port.withLock { $0 }
-    guard let host = request.headers[.host],
-      host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
-    else {
+    guard LoopbackServer.isAddressedToLoopback(request, port: port) else {
       return Self.text(.misdirectedRequest, "this inspector answers only 127.0.0.1:\(port)")
+    }
+    if request.method == .POST, request.path.hasPrefix(Self.replayPrefix) {
+      return await replay(request)
     }
     guard request.method == .GET else {
       return Self.text(.methodNotAllowed, "the inspector only answers GET")
     }
     let fromQuery = request.query["token"]
-    guard Self.same(fromQuery ?? cookie(of: request, port: port) ?? "", token) else {
+    guard LoopbackServer.same(fromQuery ?? cookie(of: request, port: port) ?? "", token) else {
       return Self.text(.forbidden, "open the URL cascade-inspect printed, with its token")
     }
-    var response = try route(request)
+    var response = try await route(request)
     if fromQuery != nil {
       response.headers[.setCookie] =
         "\(Self.cookieName(port: port))=\(token); Path=/; HttpOnly; SameSite=Strict"
     }
+    return Self.secured(response)
+  }
+
+  /// The path of "replay to here": `POST /api/replay/I`.
+  static let replayPrefix = "/api/replay/"
+
+  /// "Replay to here", live: only with the token in the `X-Cascade-Token` header, which a page
+  /// of another site cannot send without the browser asking this server first (and this server
+  /// answers no such question), so a cookie alone never makes a replay.
+  private func replay(_ request: HTTPRequest) async -> HTTPResponse {
+    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
+      return Self.secured(
+        Self.text(.forbidden, "a replay needs the token in the X-Cascade-Token header")
+      )
+    }
+    guard api.isLive else {
+      return Self.secured(Self.text(.notFound, "replay to here needs a live app (--live)"))
+    }
+    guard let step = Int(request.path.dropFirst(Self.replayPrefix.count)), step >= 0 else {
+      return Self.secured(Self.text(.badRequest, "no step named \(request.path)"))
+    }
+    return Self.secured(Self.json(await api.replay(toStep: step)))
+  }
+
+  /// `response` with the headers every answer carries.
+  private static func secured(_ response: HTTPResponse) -> HTTPResponse {
+    var response = response
     response.headers[HTTPHeader("Cache-Control")] = "no-store"
     response.headers[HTTPHeader("X-Content-Type-Options")] = "nosniff"
     response.headers[HTTPHeader("Referrer-Policy")] = "no-referrer"
@@ -48,13 +77,19 @@ final class InspectorHandler: HTTPHandler, Sendable {
     return response
   }
 
-  private func route(_ request: HTTPRequest) throws -> HTTPResponse {
+  private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
     switch request.path {
     case "/", "/index.html": return Self.asset(InspectorPage.html, type: "text/html; charset=utf-8")
     case "/inspector.css": return Self.asset(InspectorPage.css, type: "text/css; charset=utf-8")
     case "/inspector.js":
       return Self.asset(InspectorPage.javaScript, type: "text/javascript; charset=utf-8")
-    case "/api/summary": return Self.json(api.summary())
+    case "/api/summary":
+      // Live, `?beyond=N` waits for a step beyond the first N (or the app's end): the page
+      // and the tests wait on the steps themselves, not on a clock.
+      if let beyond = request.query["beyond"].flatMap({ Int($0) }) {
+        await api.waitForSteps(beyond: beyond)
+      }
+      return Self.json(api.summary())
     case "/api/steps":
       let from = request.query["from"].flatMap { Int($0) } ?? 0
       let count = request.query["count"].flatMap { Int($0) } ?? 100
@@ -93,14 +128,6 @@ final class InspectorHandler: HTTPHandler, Sendable {
       if parts.count == 2, parts[0] == Self.cookieName(port: port) { return String(parts[1]) }
     }
     return nil
-  }
-
-  /// Compares two strings in a time that depends only on their lengths.
-  private static func same(_ given: String, _ expected: String) -> Bool {
-    let given = Array(given.utf8)
-    let expected = Array(expected.utf8)
-    guard given.count == expected.count else { return false }
-    return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
   }
 
   private static func asset(_ text: String, type: String) -> HTTPResponse {

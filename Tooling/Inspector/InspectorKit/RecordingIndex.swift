@@ -1,5 +1,6 @@
 import AppSupport
 import Foundation
+import InspectorLink
 
 /// A session recording opened for stepping through: the file mapped into memory, where each of
 /// its lines starts, and what each line is — found by looking at a few bytes per line, without

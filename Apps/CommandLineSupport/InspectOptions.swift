@@ -1,0 +1,67 @@
+public import AppSupport
+public import ArgumentParser
+import Foundation
+public import InspectorLink
+
+/// The `--inspect` and `--inspect-port N` options every sample app's command line takes: a live
+/// inspection endpoint that `cascade-inspect --live URL` attaches to.
+///
+/// ```swift
+/// struct Play: AsyncParsableCommand {
+///   @OptionGroup var inspection: InspectOptions
+/// }
+/// let inspector = inspection.makeInspector(app: "rpg", architecture: .store, command: "play")
+/// // … build the service with the inspector's middleware, then:
+/// try await inspection.start(inspector, app: "rpg")
+/// ```
+public struct InspectOptions: ParsableArguments {
+  /// Whether to open the endpoint.
+  @Flag(
+    help: """
+      Open a live inspection endpoint on 127.0.0.1 and print its URL on standard error: \
+      `cascade-inspect --live URL` shows every input and state as they happen.
+      """
+  )
+  public var inspect = false
+
+  /// The endpoint's port, if given.
+  @Option(
+    help: ArgumentHelp("The inspection endpoint's port (default: a free one).", valueName: "N")
+  )
+  public var inspectPort: UInt16?
+
+  /// Creates the options, with neither given.
+  public init() {}
+
+  /// Refuses `--inspect-port` without `--inspect`.
+  public func validate() throws {
+    if inspectPort != nil, !inspect { throw ValidationError("--inspect-port needs --inspect") }
+  }
+
+  /// The endpoint, not yet listening, if `--inspect` was given.
+  public func makeInspector(
+    app: String,
+    architecture: Architecture,
+    command: String
+  ) -> LiveInspector? {
+    inspect ? LiveInspector(app: app, architecture: architecture, command: command) : nil
+  }
+
+  /// Starts `inspector` listening and prints its URL on standard error:
+  /// `<app>: inspect with: cascade-inspect --live ws://127.0.0.1:PORT/live?token=…`.
+  ///
+  /// - Throws: `ExitCode` 74 (``ExitStatus/ioError``) after printing why, when the port cannot be
+  ///   listened on.
+  public func start(_ inspector: LiveInspector?, app: String) async throws {
+    guard let inspector else { return }
+    do {
+      let url = try await inspector.start(port: inspectPort ?? 0)
+      FileHandle.standardError.write(
+        Data("\(app): inspect with: cascade-inspect --live \(url.absoluteString)\n".utf8)
+      )
+    } catch {
+      FileHandle.standardError.write(Data("\(app): \(error.description)\n".utf8))
+      throw ExitCode(ExitStatus.ioError.rawValue)
+    }
+  }
+}

@@ -1,0 +1,133 @@
+public import CascadeStore
+import CascadeStreams
+import CustomDump
+public import Foundation
+
+/// The middleware of a ``LiveInspector``: it publishes every input the architecture processes,
+/// with the state after it and the diff it made, and keeps the inputs for "replay to here".
+///
+/// It only observes (it never blocks or changes an input), and it costs nothing unless the app
+/// was started with `--inspect`: the app adds it only then.
+public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
+  private let inspector: LiveInspector
+  private let kind: StepKind
+  private let encode: @Sendable (Input) -> (any Encodable)?
+  private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
+  private let recorded = LockedValue<[Recorded]>([])
+
+  /// An input as it was processed: the reactor's mutation with its action.
+  public struct Recorded: Sendable {
+    /// The input.
+    public var input: Input
+    /// The reactor's mutation, if the architecture has mutations.
+    public var mutation: (any Sendable)?
+  }
+
+  init(
+    inspector: LiveInspector,
+    kind: StepKind,
+    encode: @escaping @Sendable (Input) -> (any Encodable)?,
+    isEffectOutcome: @escaping @Sendable (Input, (any Sendable)?) -> Bool
+  ) {
+    self.inspector = inspector
+    self.kind = kind
+    self.encode = encode
+    self.isEffectOutcome = isEffectOutcome
+  }
+
+  /// The state before each input, for the diff.
+  public var wantsStateBefore: Bool { true }
+
+  /// It never blocks or changes an input.
+  public var interceptsInputs: Bool { false }
+
+  /// The inputs of the first `count` steps, in order.
+  public func inputs(ofFirst count: Int) -> [Recorded] {
+    recorded.withLock { Array($0.prefix(count)) }
+  }
+
+  public func process(_ record: MiddlewareRecord<Input, State>) {
+    let state = (try? LiveInspector.encoder.encode(record.state)) ?? Data("null".utf8)
+    var description = encode(record.input).map(Self.json) ?? String(describing: record.input)
+    if let mutation = record.mutation {
+      description += " → " + ((mutation as? any Encodable).map(Self.json) ?? "\(mutation)")
+    }
+    let difference = record.stateBefore.flatMap { diff($0, record.state) }
+    let step = StepMessage.Step(
+      index: 0,
+      sequence: Int(record.sequence),
+      kind: (record.mutation == nil ? kind : .mutation).description,
+      description: description,
+      source: (isEffectOutcome(record.input, record.mutation) ? StepSource.effect : .user).rawValue
+    )
+    recorded.withLock { $0.append(Recorded(input: record.input, mutation: record.mutation)) }
+    inspector.publish(state: state) { index in
+      var step = step
+      step.index = index
+      return StepMessage(step: step, diff: difference).encoded(withState: state)
+    }
+  }
+
+  private static func json(_ value: any Encodable) -> String {
+    guard let data = try? LiveInspector.encoder.encode(value) else { return "?" }
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// A step's message (and `cascade-inspect`'s `/api/step/I` answer), without the state, which is
+/// spliced in as it was encoded: `{"diff":…,"step":{…},"state":…}`.
+public struct StepMessage: Encodable, Sendable {
+  /// A step as the timeline shows it.
+  public struct Step: Codable, Sendable {
+    /// Its position in the timeline, from 0.
+    public var index: Int
+    /// Its record's sequence number (the architecture's input count, from 1).
+    public var sequence: Int
+    /// Its ``StepKind``'s name.
+    public var kind: String
+    /// The input, as compact JSON (`input → mutation` for a reactor's mutation).
+    public var description: String
+    /// Its ``StepSource``'s name.
+    public var source: String
+
+    /// Creates a step.
+    public init(index: Int, sequence: Int, kind: String, description: String, source: String) {
+      self.index = index
+      self.sequence = sequence
+      self.kind = kind
+      self.description = description
+      self.source = source
+    }
+  }
+
+  /// The step.
+  public var step: Step
+  /// swift-custom-dump's diff of the states before and after it; `nil` when it changed nothing.
+  public var diff: String?
+
+  /// Creates a message.
+  public init(step: Step, diff: String?) {
+    self.step = step
+    self.diff = diff
+  }
+
+  /// The message with `state` (already encoded JSON) spliced in.
+  public func encoded(withState state: Data) -> Data {
+    let head = LiveInspector.encodeJSON(self)
+    // `{"diff":…,"step":…}` + `,"state":<the state>}`
+    var message = head.dropLast()
+    message.append(contentsOf: Array(#","state":"#.utf8))
+    message.append(state)
+    message.append(UInt8(ascii: "}"))
+    return Data(message)
+  }
+
+  private enum CodingKeys: String, CodingKey { case step, diff }
+
+  /// Encodes the step and the diff (`null` when the step changed nothing).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(step, forKey: .step)
+    try container.encode(diff, forKey: .diff)  // null when the step changed nothing
+  }
+}

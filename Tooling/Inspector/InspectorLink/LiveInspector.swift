@@ -1,0 +1,239 @@
+public import AppSupport
+import CascadeStreams
+import FlyingFox
+public import Foundation
+
+/// An app's live inspection endpoint: `rpg|movies|todo --inspect` open one, and
+/// `cascade-inspect --live URL` attaches to it.
+///
+/// It serves one WebSocket, `ws://127.0.0.1:PORT/live?token=…`, on the loopback interface. A
+/// client that connects receives, as JSON text messages:
+///
+/// - `{"hello":{"app":…,"architecture":…,"command":…}}`, first;
+/// - every step so far, then each new one as the app processes it: `{"step":{…},"diff":…,
+///   "state":…}`, the input with its kind and source, the diff it made (swift-custom-dump's) and
+///   the state after it — the shape of `cascade-inspect`'s `/api/step/I` answer.
+///
+/// It may send `{"replay":{"id":K,"steps":N}}`: "replay to here". The app builds a fresh service
+/// and replays the inputs of the first `N` steps into it, in replay mode (the recorded states and
+/// no effect: no request, no write), through the closure given to ``onReplay(_:)``; the answer
+/// is `{"replayed":{"id":K,"steps":N,"matches":true|false},"state":…}`, `matches` saying whether
+/// the fresh service's state is the state recorded after step `N - 1`. The running app is left
+/// as it is.
+///
+/// ```swift
+/// let inspector = LiveInspector(app: "todo", architecture: .store, command: "shell")
+/// let inputs = inspector.inputs(of: TodoState.self, kind: .event)  // the last middleware
+/// let url = try await inspector.start(port: 0)  // ws://127.0.0.1:PORT/live?token=…
+/// ```
+///
+/// **Security.** It listens on 127.0.0.1 only, answers only a `Host` of `127.0.0.1:PORT` or
+/// `localhost:PORT` (421 otherwise), only `GET /live` with the token (403 otherwise), and the only
+/// thing a client can ask is a replay, which runs no effect.
+public final class LiveInspector: Sendable {
+  /// The app's name: `rpg`, `movies`, `todo`.
+  public let app: String
+  /// The architecture the app's service is built on.
+  public let architecture: Architecture
+  /// The front's command.
+  public let command: String
+  /// The secret a client must carry.
+  public let token: String
+  private let shared = LockedValue(Shared())
+  private let server = LockedValue<LoopbackServer?>(nil)
+
+  private struct Shared {
+    var steps: [Data] = []
+    /// The state after each step, as the step's message holds it.
+    var states: [Data] = []
+    var clients: [Int: AsyncStream<WSMessage>.Continuation] = [:]
+    var nextClient = 0
+    var replay: (@Sendable (Int) async throws -> any Encodable & Sendable)?
+  }
+
+  /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
+  public init(
+    app: String,
+    architecture: Architecture,
+    command: String,
+    token: String = LoopbackServer.makeToken()
+  ) {
+    self.app = app
+    self.architecture = architecture
+    self.command = command
+    self.token = token
+  }
+
+  /// Starts listening on 127.0.0.1 and `port` (0: a free one), and returns the WebSocket's URL,
+  /// `ws://127.0.0.1:PORT/live?token=…`.
+  ///
+  /// - Throws: ``LoopbackServer/StartError`` when the port cannot be listened on.
+  public func start(port: UInt16 = 0) async throws(LoopbackServer.StartError) -> URL {
+    let handler = LiveHandler(inspector: self)
+    let server = try await LoopbackServer.start(port: port, handler: handler)
+    handler.port.withLock { $0 = server.port }
+    self.server.withLock { $0 = server }
+    guard let url = URL(string: "ws://127.0.0.1:\(server.port)/live?token=\(token)") else {
+      throw LoopbackServer.StartError(description: "cannot make the endpoint's URL")
+    }
+    return url
+  }
+
+  /// Ends every client's stream and stops listening.
+  public func stop() async {
+    let clients = shared.withLock { shared in
+      defer { shared.clients = [:] }
+      return shared.clients.values
+    }
+    for client in clients { client.finish() }
+    let server = server.withLock { server in
+      defer { server = nil }
+      return server
+    }
+    await server?.stop()
+  }
+
+  /// How "replay to here" brings a fresh service to a step: `replay(n)` builds a fresh service
+  /// as the app's started, replays the inputs of the first `n` steps into it in replay mode, and
+  /// returns its state.
+  public func onReplay(
+    _ replay: @escaping @Sendable (_ steps: Int) async throws -> any Encodable & Sendable
+  ) {
+    shared.withLock { $0.replay = replay }
+  }
+
+  /// How many steps were published.
+  public var stepCount: Int { shared.withLock { $0.steps.count } }
+
+  /// The middleware that publishes every input the architecture processes, with the state after
+  /// it and the diff it made: put it **last** among the service's middlewares.
+  ///
+  /// - Parameters:
+  ///   - state: The service's state type.
+  ///   - kind: What the inputs are: a store's actions or events, a reactor's mutations (with their
+  ///     actions), a feedback loop's events.
+  ///   - encode: The input as a value to show as JSON (default: the input, if it is
+  ///     `Encodable`).
+  ///   - isEffectOutcome: Whether an input (with the reactor's mutation, if any) is an effect's
+  ///     outcome (a write that finished, a page that arrived), rather than the user's.
+  public func inputs<Input: Sendable, State: Encodable & Sendable>(
+    of state: State.Type,
+    kind: StepKind,
+    encoding encode: @escaping @Sendable (Input) -> (any Encodable)? = { $0 as? any Encodable },
+    isEffectOutcome: @escaping @Sendable (Input, (any Sendable)?) -> Bool = { _, _ in false }
+  ) -> LiveInputs<Input, State> {
+    LiveInputs(inspector: self, kind: kind, encode: encode, isEffectOutcome: isEffectOutcome)
+  }
+
+  /// Publishes a step: `make` is given its index, and returns its message.
+  func publish(state: Data, _ make: (Int) -> Data) {
+    shared.withLock { shared in
+      let message = make(shared.steps.count)
+      shared.steps.append(message)
+      shared.states.append(state)
+      // Under the lock, so that a client that connects now gets every step once, in order.
+      let text = WSMessage.text(String(decoding: message, as: UTF8.self))
+      for client in shared.clients.values { client.yield(text) }
+    }
+  }
+
+  /// A new client's stream: the hello, every step so far, then each new one.
+  func connect() -> (id: Int, messages: AsyncStream<WSMessage>) {
+    let (stream, continuation) = AsyncStream<WSMessage>.makeStream()
+    let hello = Self.json([
+      "hello": ["app": app, "architecture": "\(architecture)", "command": command]
+    ])
+    let id = shared.withLock { shared in
+      continuation.yield(.text(hello))
+      for step in shared.steps { continuation.yield(.text(String(decoding: step, as: UTF8.self))) }
+      let id = shared.nextClient
+      shared.nextClient += 1
+      shared.clients[id] = continuation
+      return id
+    }
+    return (id, stream)
+  }
+
+  /// Ends a client's stream.
+  func disconnect(_ id: Int) {
+    let client = shared.withLock { $0.clients.removeValue(forKey: id) }
+    client?.finish()
+  }
+
+  /// Answers a client's message: a replay request, or an error for anything else.
+  func answer(_ text: String, to id: Int) async {
+    let request = (try? JSONDecoder().decode(ReplayRequest.self, from: Data(text.utf8)))?.replay
+    let answer: String
+    if let request {
+      answer = await replay(request)
+    } else {
+      answer = Self.json([
+        "error": "the endpoint understands only {\"replay\":{\"id\":K,\"steps\":N}}"
+      ])
+    }
+    _ = shared.withLock { $0.clients[id]?.yield(.text(answer)) }
+  }
+
+  private func replay(_ request: ReplayRequest.Body) async -> String {
+    let (replay, recorded) = shared.withLock { shared in
+      (
+        shared.replay,
+        request.steps >= 1 && request.steps <= shared.steps.count
+          ? shared.states[request.steps - 1] : nil
+      )
+    }
+    guard let replay, let recorded else {
+      return Self.json([
+        "replayed": [
+          "id": request.id, "steps": request.steps,
+          "error": "no step \(request.steps - 1) to replay to",
+        ]
+      ])
+    }
+    do {
+      // Both encoded by the same encoder, keys sorted: equal states are equal bytes.
+      let state = try Self.encoder.encode(try await replay(request.steps))
+      let matches = state == recorded
+      var message = Data(
+        Self.json(["replayed": ["id": request.id, "steps": request.steps, "matches": matches]]).utf8
+      ).dropLast()
+      // `{"replayed":{…}` + `,"state":<the state>}`
+      message.append(contentsOf: Array(#","state":"#.utf8))
+      message.append(state)
+      message.append(UInt8(ascii: "}"))
+      return String(decoding: message, as: UTF8.self)
+    } catch {
+      return Self.json([
+        "replayed": ["id": request.id, "steps": request.steps, "error": "\(error)"]
+      ])
+    }
+  }
+
+  /// `value` as JSON, keys sorted, slashes as they are; `{}` if it does not encode.
+  public static func encodeJSON(_ value: some Encodable) -> Data {
+    (try? encoder.encode(value)) ?? Data("{}".utf8)
+  }
+
+  static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  /// `value` as JSON text, keys sorted.
+  static func json(_ value: [String: Any]) -> String {
+    let data =
+      (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]))
+      ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// `{"replay":{"id":K,"steps":N}}`.
+private struct ReplayRequest: Decodable {
+  struct Body: Decodable {
+    var id: Int
+    var steps: Int
+  }
+  var replay: Body
+}
