@@ -46,6 +46,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     recorded.withLock { Array($0.prefix(count)) }
   }
 
+  /// Publishes the step `record` is: its input, the state after it, and the diff it made.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     let state = (try? LiveInspector.encoder.encode(record.state)) ?? Data("null".utf8)
     var description = encode(record.input).map(Self.json) ?? String(describing: record.input)

@@ -116,6 +116,7 @@ public final class LiveInspector: Sendable {
   ///     `Encodable`).
   ///   - isEffectOutcome: Whether an input (with the reactor's mutation, if any) is an effect's
   ///     outcome (a write that finished, a page that arrived), rather than the user's.
+  /// - Returns: The middleware, which also keeps the inputs for ``onReplay(_:)``'s closure.
   public func inputs<Input: Sendable, State: Encodable & Sendable>(
     of state: State.Type,
     kind: StepKind,

@@ -87,9 +87,10 @@ public final class LoopbackServer: Sendable {
     return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
   }
 
-  /// Whether `request`'s `Host` header names this loopback server: `127.0.0.1:PORT` or
-  /// `localhost:PORT`. A page on another site that rebinds its name to 127.0.0.1 sends its own
-  /// name, and is refused.
+  /// Whether `request`'s `Host` header is `127.0.0.1:PORT` or `localhost:PORT`.
+  ///
+  /// A page on another site that rebinds its name to 127.0.0.1 sends its own name, and is
+  /// refused.
   public static func isAddressedToLoopback(_ request: HTTPRequest, port: UInt16) -> Bool {
     guard let host = request.headers[.host] else { return false }
     return host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
