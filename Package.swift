@@ -374,8 +374,9 @@ let package = Package(
       name: "InspectorTests",
       dependencies: [
         "AppSupport", "CascadeTestSupport", "InspectorKit", "RPGCore",
-        // Built for the tests that run them: the inspector, and the RPG that makes recordings.
-        "CascadeInspect", "rpg",
+        // Built for the tests that run them: the inspector, the RPG that makes recordings, and
+        // the todo app that live mode attaches to.
+        "CascadeInspect", "rpg", "todo",
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),

@@ -23,11 +23,25 @@ public final class ServingChild: Sendable {
   private let line = LockedBox<String?>(nil)
   private let scratch: URL
 
-  /// Starts `executable` with `arguments`; its standard input is empty, its standard error goes
-  /// to a file (read by ``stop(signal:)``).
+  /// Where the child announces itself: the stream whose first line ``firstLine(timeout:)``
+  /// returns.
+  public enum Announcement: Sendable {
+    /// Standard output (a server that prints its URL); standard error goes to a file.
+    case output
+    /// Standard error (an app that prints its endpoint there); standard output goes to a file.
+    case error
+  }
+
+  /// Starts `executable` with `arguments`; its standard input is `input` (default: empty), the
+  /// stream it does not announce on goes to a file (read by ``stop(signal:)``).
   ///
   /// - Throws: When the scratch directory cannot be made, or the program cannot be started.
-  public init(_ executable: URL, _ arguments: [String]) throws {
+  public init(
+    _ executable: URL,
+    _ arguments: [String],
+    input: FileHandle? = nil,
+    announcesOn announcement: Announcement = .output
+  ) throws {
     scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("child-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -38,9 +52,15 @@ public final class ServingChild: Sendable {
     process.arguments = arguments
     process.currentDirectoryURL = scratch
     let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: errorFile)
+    process.standardInput = input ?? FileHandle.nullDevice
+    switch announcement {
+    case .output:
+      process.standardOutput = output
+      process.standardError = try FileHandle(forWritingTo: errorFile)
+    case .error:
+      process.standardError = output
+      process.standardOutput = try FileHandle(forWritingTo: errorFile)
+    }
     let exited = exited
     process.terminationHandler = { _ in exited.fire() }
     self.process = process
@@ -75,15 +95,15 @@ public final class ServingChild: Sendable {
     return line.value
   }
 
-  /// Sends `signal` (SIGTERM by default) and waits for the child to end; kills it if it has not
-  /// ended within 60 seconds.
+  /// Sends `signal` (SIGTERM by default; `nil`: none, the child is ending by itself) and waits
+  /// for the child to end; kills it if it has not ended within 60 seconds.
   ///
-  /// - Returns: How it ended, and what it wrote on standard error (its standard output after
-  ///   the first line is not kept).
+  /// - Returns: How it ended, and what it wrote on the stream it does not announce on, as
+  ///   `errors` (the announcing stream after the first line is not kept).
   @discardableResult
-  public func stop(signal: Int32 = SIGTERM) async -> ChildRun {
+  public func stop(signal: Int32? = SIGTERM) async -> ChildRun {
     defer { try? FileManager.default.removeItem(at: scratch) }
-    if process.isRunning { kill(process.processIdentifier, signal) }
+    if let signal, process.isRunning { kill(process.processIdentifier, signal) }
     var timedOut = false
     if !(await exited.wait(timeout: .seconds(60))) {
       kill(process.processIdentifier, SIGKILL)

@@ -38,7 +38,8 @@ func loopbackRequest(
   path: String,
   method: String = "GET",
   host: String? = nil,
-  cookie: String? = nil
+  cookie: String? = nil,
+  headers: [String: String] = [:]
 ) throws -> HTTPAnswer {
   let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard socket >= 0 else { throw LoopbackHTTPError(description: "socket: errno \(errno)") }
@@ -57,6 +58,9 @@ func loopbackRequest(
   guard connected == 0 else { throw LoopbackHTTPError(description: "connect: errno \(errno)") }
   var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
   if let cookie { request += "Cookie: \(cookie)\r\n" }
+  for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+    request += "\(name): \(value)\r\n"
+  }
   request += "Connection: close\r\n\r\n"
   let bytes = Array(request.utf8)
   var sent = 0

@@ -86,8 +86,15 @@ final class InspectorHandler: HTTPHandler, Sendable {
     case "/api/summary":
       // Live, `?beyond=N` waits for a step beyond the first N (or the app's end): the page
       // and the tests wait on the steps themselves, not on a clock.
+      // A minute at most (a safety net): then it answers with the steps there are.
       if let beyond = request.query["beyond"].flatMap({ Int($0) }) {
-        await api.waitForSteps(beyond: beyond)
+        let api = api
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { await api.waitForSteps(beyond: beyond) }
+          group.addTask { try? await Task.sleep(for: .seconds(60)) }
+          await group.next()
+          group.cancelAll()
+        }
       }
       return Self.json(api.summary())
     case "/api/steps":

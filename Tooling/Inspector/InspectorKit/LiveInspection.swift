@@ -20,7 +20,10 @@ final class LiveInspection: InspectionAPI {
     var kindCounts: [String: Int] = [:]
     var connected = false
     var ended: String?
-    var waiters: [(after: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters: [(id: Int, after: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var nextWaiter = 0
+    /// Waiters cancelled before they waited (the handler ran first).
+    var cancelled: Set<Int> = []
     var send: (@Sendable (String) async throws -> Void)?
     var nextRequest = 0
     var replies: [Int: CheckedContinuation<Data, Never>] = [:]
@@ -145,15 +148,33 @@ final class LiveInspection: InspectionAPI {
 
   var isLive: Bool { true }
 
+  /// Returns once there are more than `count` steps, the app is gone, or the task is cancelled.
   func waitForSteps(beyond count: Int) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let now = shared.withLock { shared -> Bool in
-        guard shared.lines.count <= count, shared.ended == nil else { return true }
-        shared.waiters.append((count, continuation))
-        return false
-      }
-      if now { continuation.resume() }
+    let id = shared.withLock { shared in
+      defer { shared.nextWaiter += 1 }
+      return shared.nextWaiter
     }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = shared.withLock { shared -> Bool in
+          guard shared.lines.count <= count, shared.ended == nil, !shared.cancelled.contains(id)
+          else { return true }
+          shared.waiters.append((id, count, continuation))
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = shared.withLock { shared in
+        shared.cancelled.insert(id)
+        if let index = shared.waiters.firstIndex(where: { $0.id == id }) {
+          return Optional(shared.waiters.remove(at: index).continuation)
+        }
+        return nil
+      }
+      waiter?.resume()
+    }
+    shared.withLock { _ = $0.cancelled.remove(id) }
   }
 
   func replay(toStep step: Int) async -> Data {
