@@ -3,8 +3,10 @@ import CascadeTestSupport
 import Foundation
 import Testing
 
-/// Live mode, as a user runs it: `todo shell --inspect` (the built executable) prints its
-/// endpoint on standard error, `cascade-inspect --live URL` attaches to it, and the inspector's
+/// Live mode, as a user runs it, against the built `todo` and `cascade-inspect`.
+///
+/// `todo shell --inspect` prints its endpoint on standard error, `cascade-inspect --live URL`
+/// attaches to it, and the inspector's
 /// API shows every step as the app processes it, with the state after it and its diff; "replay
 /// to here" brings a fresh service to a step with no effect (the database is left as the live
 /// session made it); the endpoint answers only its token and its host; and the app's end is
