@@ -28,6 +28,10 @@ enum InspectorPage {
       </section>
       <section id="detail">
         <h2 id="step-title">State</h2>
+        <p id="live-tools" hidden>
+          <button id="replay" type="button">Replay to here</button>
+          <span id="replayed"></span>
+        </p>
         <div id="state" class="tree"></div>
         <h2>Diff against the previous step</h2>
         <pre id="diff"></pre>
@@ -71,6 +75,8 @@ enum InspectorPage {
     .literal { color: #a50; }
     pre { background: #fff; border: 1px solid #ddd; padding: .5em; white-space: pre-wrap; }
     #error { color: #b00; padding: 0 1em; }
+    #replayed.same { color: #070; } #replayed.differs { color: #b00; }
+    .live { color: #070; font-weight: bold; } .ended { color: #888; }
 
     """
 
@@ -80,6 +86,9 @@ enum InspectorPage {
     "use strict";
     const ROW = 24, PAGE = 200;
     let total = 0, selected = 0, kind = "", selection = 0;
+    // Live mode: the steps grow while the app runs; "replay to here" posts with the token.
+    let live = false, allSteps = 0, summaryText = "";
+    const token = new URLSearchParams(location.search).get("token");
     const pages = new Map();
     const $ = (id) => document.getElementById(id);
 
@@ -202,20 +211,80 @@ enum InspectorPage {
       await select(0);
     }
 
+    function showKinds(kinds) {
+      for (const [name, count] of Object.entries(kinds)) {
+        let option = [...$("kind").options].find((option) => option.value === name);
+        if (!option) {
+          option = document.createElement("option");
+          option.value = name;
+          $("kind").append(option);
+        }
+        option.textContent = name + " (" + count + ")";
+      }
+    }
+
+    function showSummary(summary) {
+      summaryText = summary.app + " " + summary.command + " on the " + summary.architecture;
+      const state = !summary.live ? "" : summary.connected ? " · live" : " · ended";
+      $("summary").textContent = summaryText + " · " + summary.steps + " steps" + state;
+      $("summary").className = !summary.live ? "" : summary.connected ? "live" : "ended";
+    }
+
+    // Live: asks for the summary once there are more steps than the page shows (the server
+    // answers when there are, or the app is gone), and shows the new ones; a page that was on
+    // the last step follows the new last one.
+    async function follow() {
+      while (true) {
+        const summary = await get("/api/summary?beyond=" + allSteps);
+        showSummary(summary);
+        showKinds(summary.kinds);
+        if (summary.steps !== allSteps) {
+          const wasLast = selected === total - 1;
+          allSteps = summary.steps;
+          pages.clear();
+          const answer = await get("/api/steps?from=0&count=1"
+            + (kind ? "&kind=" + encodeURIComponent(kind) : ""));
+          total = answer.total;
+          $("slider").max = Math.max(0, total - 1);
+          renderRows();
+          if (wasLast || total === 1) await select(total - 1);
+        }
+        if (!summary.connected) return;
+      }
+    }
+
+    async function replayHere() {
+      if (total === 0) return;
+      const step = await stepAt(selected);
+      $("replayed").className = "";
+      $("replayed").textContent = "replaying " + (step.index + 1) + " steps…";
+      const response = await fetch("/api/replay/" + step.index, {
+        method: "POST", credentials: "same-origin", headers: { "X-Cascade-Token": token || "" },
+      });
+      const answer = await response.json().catch(() => ({}));
+      const outcome = answer.replayed || {};
+      if (outcome.error) {
+        $("replayed").className = "differs";
+        $("replayed").textContent = outcome.error;
+      } else {
+        $("replayed").className = outcome.matches ? "same" : "differs";
+        $("replayed").textContent = "a fresh " + summaryText + " replayed " + outcome.steps
+          + " steps, with no effect: " + (outcome.matches ? "the same state" : "a different state");
+      }
+    }
+
     async function start() {
       try {
         const summary = await get("/api/summary");
-        $("summary").textContent = summary.app + " " + summary.command + " on the "
-          + summary.architecture + " · " + summary.steps + " steps";
-        for (const [name, count] of Object.entries(summary.kinds)) {
-          const option = document.createElement("option");
-          option.value = name;
-          option.textContent = name + " (" + count + ")";
-          $("kind").append(option);
-        }
+        showSummary(summary);
+        live = summary.live === true;
+        allSteps = summary.steps;
+        $("live-tools").hidden = !live;
+        showKinds(summary.kinds);
         // The token is in a cookie now: keep it out of the address bar and history.
         history.replaceState(null, "", "/");
         await load();
+        if (live) await follow();
       } catch (error) {
         showError(error);
       }
@@ -229,6 +298,7 @@ enum InspectorPage {
       });
       $("slider").addEventListener("input", () => select(Number($("slider").value)));
       $("kind").addEventListener("change", () => { kind = $("kind").value; load(); });
+      $("replay").addEventListener("click", () => replayHere().catch(showError));
       document.addEventListener("keydown", (event) => {
         if (event.target.tagName === "SELECT") return;
         const moves = { ArrowLeft: selected - 1, ArrowRight: selected + 1, ArrowUp: selected - 1,
