@@ -181,14 +181,14 @@ let package = Package(
       name: "RPGCore",
       dependencies: [
         "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
-        "CascadeMiddleware",
+        "CascadeMiddleware", "InspectorLink",
       ],
       path: "Apps/RPG/RPGCore"
     ),
     .executableTarget(
       name: "rpg",
       dependencies: [
-        "RPGCore", "AppSupport", "CascadeStreams", "CommandLineSupport",
+        "RPGCore", "AppSupport", "CascadeStreams", "CommandLineSupport", "InspectorLink",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Apps/RPG/rpg"
@@ -222,7 +222,7 @@ let package = Package(
     .target(
       name: "InspectorLink",
       dependencies: [
-        "AppSupport", "CascadeStore", "CascadeStreams",
+        "AppSupport", "CascadeFeedback", "CascadeReactor", "CascadeStore", "CascadeStreams",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),

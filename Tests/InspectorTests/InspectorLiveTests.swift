@@ -14,10 +14,11 @@ import Testing
 /// more than N), never on a clock.
 @Suite struct InspectorLiveTests {
   static let todo = builtProduct(named: "todo")
+  static let rpg = builtProduct(named: "rpg")
   static let inspector = builtProduct(named: "cascade-inspect")
 
-  /// A running `todo shell --inspect`, its standard input, and its endpoint.
-  struct LiveTodo {
+  /// A running app started with `--inspect`, its standard input, and its endpoint.
+  struct LiveApp {
     let child: ServingChild
     let input: Pipe
     let endpoint: URL
@@ -32,26 +33,39 @@ import Testing
     }
   }
 
-  static func startTodo(_ architecture: Architecture, database: URL) async throws -> LiveTodo {
-    let todo = try #require(Self.todo, "build the todo product first")
+  static func startTodo(_ architecture: Architecture, database: URL) async throws -> LiveApp {
+    try await start(
+      try #require(Self.todo, "build the todo product first"),
+      named: "todo",
+      ["shell", "--db", database.path, "--architecture", architecture.rawValue, "--inspect"]
+    )
+  }
+
+  /// Starts `executable` (the app `name`) with `arguments`, which include `--inspect`, and
+  /// waits for the endpoint it prints.
+  static func start(
+    _ executable: URL,
+    named name: String,
+    _ arguments: [String]
+  ) async throws
+    -> LiveApp
+  {
     let input = Pipe()
     let child = try ServingChild(
-      todo,
-      [
-        "shell", "--db", database.path, "--architecture", architecture.rawValue, "--inspect",
-      ],
+      executable,
+      arguments,
       input: input.fileHandleForReading,
       announcesOn: .error
     )
     let line = await child.firstLine()
-    let announced = try #require(line, "todo printed no endpoint")
-    let prefix = "todo: inspect with: cascade-inspect --live "
+    let announced = try #require(line, "\(name) printed no endpoint")
+    let prefix = "\(name): inspect with: cascade-inspect --live "
     #expect(announced.hasPrefix(prefix), "\(announced)")
     let endpoint = try #require(URL(string: String(announced.dropFirst(prefix.count))))
     #expect(endpoint.scheme == "ws")
     #expect(endpoint.host == "127.0.0.1")
     #expect(endpoint.path == "/live")
-    return LiveTodo(child: child, input: input, endpoint: endpoint)
+    return LiveApp(child: child, input: input, endpoint: endpoint)
   }
 
   /// A running `cascade-inspect --live URL`, and its port and token.
@@ -82,13 +96,23 @@ import Testing
     func waitForState(
       _ done: ([String: Any]) -> Bool
     ) throws -> (index: Int, state: [String: Any])? {
+      try waitForStep { _, state in done(state) }.map { ($0.index, $0.state) }
+    }
+
+    /// Waits, step by step, for a step (its timeline line and the state after it) for which
+    /// `done` holds; `nil` if the app ends first.
+    func waitForStep(
+      _ done: ([String: Any], [String: Any]) -> Bool
+    ) throws -> (index: Int, line: [String: Any], state: [String: Any])? {
       var seen = 0
       while true {
         let summary = try summary(beyond: seen)
         let steps = try #require(summary["steps"] as? Int)
-        for index in seen..<steps {
-          let state = try state(after: index)
-          if done(state) { return (index, state) }
+        let page = try get("/api/steps?from=\(seen)&count=\(steps - seen)").json()
+        let lines = try #require(page["steps"] as? [[String: Any]])
+        for (offset, line) in lines.enumerated() {
+          let state = try state(after: seen + offset)
+          if done(line, state) { return (seen + offset, line, state) }
         }
         if steps == seen { return nil }  // no more steps came: the app is gone
         seen = steps
@@ -211,6 +235,48 @@ import Testing
     #expect(list.succeeded, "\(list.summary)")
     let listed = try JSONSerialization.jsonObject(with: list.output) as? [[String: Any]]
     #expect(listed?.compactMap { $0["title"] as? String } == ["Buy milk", "Walk"])
+  }
+
+  /// The RPG on every architecture: its steps arrive with their sources (a save's outcome is an
+  /// effect's), and a replay to the save's step reaches the recorded state without saving.
+  @Test(arguments: Architecture.allCases)
+  func theGameStreamsItsStepsAndReplaysToTheSave(_ architecture: Architecture) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let save = directory.file("save.json")
+    let app = try await Self.start(
+      try #require(Self.rpg, "build the rpg product first"),
+      named: "rpg",
+      ["play", "--save", save.path, "--architecture", architecture.rawValue, "--inspect"]
+    )
+    let inspector = try await Self.attach(to: app.endpoint)
+    app.type("new Ada 42\nexplore\nattack\nsave\n")
+    let saved = try #require(
+      try inspector.waitForStep { line, _ in line["source"] as? String == "effect" },
+      "the save's outcome never showed"
+    )
+    #expect((saved.line["description"] as? String)?.contains("saved") == true, "\(saved.line)")
+    #expect(FileManager.default.fileExists(atPath: save.path))
+    let savedBytes = try Data(contentsOf: save)
+    try FileManager.default.removeItem(at: save)
+
+    let replayed = try loopbackRequest(
+      port: inspector.port,
+      path: "/api/replay/\(saved.index)",
+      method: "POST",
+      headers: ["X-Cascade-Token": inspector.token]
+    )
+    let outcome = try #require(try replayed.json()["replayed"] as? [String: Any])
+    #expect(outcome["matches"] as? Bool == true, "\(replayed.text)")
+    // The replay reached the save's step without saving again.
+    #expect(!FileManager.default.fileExists(atPath: save.path))
+    #expect(!savedBytes.isEmpty)
+
+    try app.endInput()
+    let appRun = await app.child.stop(signal: nil)
+    #expect(appRun.status == 0, "rpg: \(appRun.summary)")
+    let inspectorRun = await inspector.child.stop()
+    #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
   }
 
   @Test func theEndpointAnswersOnlyItsTokenAndHost() async throws {

@@ -127,3 +127,15 @@ private struct InputRecorder<Schema: SessionSchema, Input: Sendable, State: Send
     recorder.recordMutation(mutation, of: action, sequence: record.sequence, time: record.time)
   }
 }
+
+/// The middlewares given, in order, without those that are `nil`: a service's optional
+/// observers (a session recorder, a live inspector), each present only when asked for.
+///
+/// ```swift
+/// let game = ReactorGame(file: file, log: log, middlewares: present(live, recorder?.inputs(of: GameState.self)))
+/// ```
+public func present<Input: Sendable, State: Sendable>(
+  _ middlewares: (any Middleware<Input, State>)?...
+) -> [any Middleware<Input, State>] {
+  middlewares.compactMap { $0 }
+}

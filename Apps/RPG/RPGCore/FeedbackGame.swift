@@ -92,7 +92,7 @@ public final class FeedbackGame: AppService {
 
 /// The state of the game's feedback loop: the game state, and the changes resolved but not yet
 /// applied.
-struct FeedbackGameMachine: Sendable {
+struct FeedbackGameMachine: Sendable, Encodable {
   var game = GameState()
   var pending: [GameChange] = []
 

@@ -67,10 +67,7 @@ public struct GameRecordMachine: Sendable {
       if case .finished? = record.input { return true }
       change = nil
     }
-    switch change {
-    case .saved?, .saveFailed?, .loaded?, .loadFailed?: return true
-    default: return false
-    }
+    return change?.isEffectOutcome ?? false
   }
 }
 

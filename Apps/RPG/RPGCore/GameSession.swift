@@ -1,8 +1,10 @@
 public import AppSupport
 import CascadeStore
 public import Foundation
+public import InspectorLink
 
-/// A front's session with the game on `architecture`: live, and recorded to `recording` if given.
+/// A front's session with the game on `architecture`: live, recorded to `recording` if given,
+/// and inspected live through `inspector` if given.
 ///
 /// ```swift
 /// let session = makeGameSession(.reactor, saveFile: save, command: "play", recordingTo: url)
@@ -15,42 +17,74 @@ public import Foundation
 ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
+///   - inspector: The live inspection endpoint (`rpg play --inspect`), or `nil`. Its "replay to
+///     here" replays into a fresh game that logs nothing and touches no save file.
 /// - Returns: The session; its service has no game started.
 public func makeGameSession(
   _ architecture: Architecture,
   saveFile: URL,
   log: @escaping @Sendable (String) -> Void = { print($0) },
   command: String,
-  recordingTo recording: URL? = nil
+  recordingTo recording: URL? = nil,
+  inspector: LiveInspector? = nil
 ) -> AppSession<GameIntent, GameState> {
-  guard let recording else {
+  guard recording != nil || inspector != nil else {
     return .live(makeGame(architecture, saveFile: saveFile, log: log))
   }
   let file = GameFile(url: saveFile)
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreSession<GameApp>>(file: recording)
+    let recorder = recording.map { SessionRecorder<StoreSession<GameApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: GameState.self,
+      kind: .event,
+      encoding: { StoreGameEvent($0) },
+      isEffectOutcome: { event, _ in (event as? Changed)?.change.isEffectOutcome ?? false }
+    )
     let game = StoreGame(
       file: file,
       log: log,
-      middlewares: [recorder.inputs(of: GameState.self, encoding: StoreGameEvent.init)]
+      middlewares: present(
+        live,
+        recorder?.inputs(of: GameState.self, encoding: StoreGameEvent.init)
+      )
     )
+    if let live { inspector?.replays(live) { StoreGame(file: file, log: { _ in }).core } }
+    guard let recorder else { return .live(game) }
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .reactor:
-    let recorder = SessionRecorder<ReactorSession<GameApp>>(file: recording)
+    let recorder = recording.map { SessionRecorder<ReactorSession<GameApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: GameState.self,
+      kind: .action,
+      isEffectOutcome: { (_: GameIntent, mutation) in
+        (mutation as? GameChange)?.isEffectOutcome ?? false
+      }
+    )
     let game = ReactorGame(
       file: file,
       log: log,
-      middlewares: [recorder.inputs(of: GameState.self)]
+      middlewares: present(live, recorder?.inputs(of: GameState.self))
     )
+    if let live { inspector?.replays(live) { ReactorGame(file: file, log: { _ in }) } }
+    guard let recorder else { return .live(game) }
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   case .feedback:
-    let recorder = SessionRecorder<FeedbackSession<GameApp>>(file: recording)
+    let recorder = recording.map { SessionRecorder<FeedbackSession<GameApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: FeedbackGameMachine.self,
+      kind: .event,
+      isEffectOutcome: { (event: FeedbackGameEvent, _) in
+        if case .finished = event { true } else { false }
+      }
+    )
     let game = FeedbackGame(
       file: file,
       log: log,
-      middlewares: [recorder.inputs(of: FeedbackGameMachine.self)]
+      middlewares: present(live, recorder?.inputs(of: FeedbackGameMachine.self))
     )
+    if let live { inspector?.replays(live) { FeedbackGame(file: file, log: { _ in }).loop } }
+    guard let recorder else { return .live(game) }
     return .recording(game, to: recorder, command: command, start: SessionNoStart())
   }
 }

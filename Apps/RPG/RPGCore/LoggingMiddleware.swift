@@ -77,4 +77,12 @@ extension GameChange {
   var isLevelUp: Bool {
     if case .happened(.leveledUp) = self { true } else { false }
   }
+
+  /// Whether the change is an effect's outcome: a save or a load that finished.
+  var isEffectOutcome: Bool {
+    switch self {
+    case .saved, .saveFailed, .loaded, .loadFailed: true
+    default: false
+    }
+  }
 }

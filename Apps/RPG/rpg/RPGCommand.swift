@@ -2,6 +2,7 @@ import AppSupport
 import ArgumentParser
 import CommandLineSupport
 import Foundation
+import InspectorLink
 import RPGCore
 
 /// `rpg`: the Cascade RPG on the command line.
@@ -211,8 +212,13 @@ struct Play: AsyncParsableCommand {
 
   @OptionGroup var recording: RecordingOptions
 
+  @OptionGroup var inspection: InspectOptions
+
   func validate() throws {
     if script?.isEmpty == true { throw ValidationError("--script needs a path") }
+    if inspection.inspect, recording.replay != nil {
+      throw ValidationError("--inspect shows a live session: it excludes --replay")
+    }
     if recording.replay != nil, script != nil {
       throw ValidationError(
         "--script and --replay exclude each other: a replay reads its commands from the recording"
@@ -221,7 +227,18 @@ struct Play: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let session = try Session(options: options, recording: recording, command: "play")
+    let inspector = inspection.makeInspector(
+      app: "rpg",
+      architecture: options.architecture,
+      command: "play"
+    )
+    let session = try Session(
+      options: options,
+      recording: recording,
+      command: "play",
+      inspector: inspector
+    )
+    try await inspection.start(inspector, app: "rpg")
     try await reportingReplayErrors {
       let script = self.script
       let source = try await session.app.fact("script") {
@@ -399,7 +416,8 @@ extension RecordingOptions {
   func session(
     options: GameOptions,
     log: @escaping @Sendable (String) -> Void,
-    command: String
+    command: String,
+    inspector: LiveInspector? = nil
   ) throws -> AppSession<GameIntent, GameState> {
     if let replay {
       do {
@@ -420,7 +438,8 @@ extension RecordingOptions {
       saveFile: options.saveURL,
       log: log,
       command: command,
-      recordingTo: record.map { URL(fileURLWithPath: $0) }
+      recordingTo: record.map { URL(fileURLWithPath: $0) },
+      inspector: inspector
     )
     if let problem = session.recordingProblem {
       printError("cannot record the session: \(problem)")

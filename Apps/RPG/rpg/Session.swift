@@ -3,6 +3,7 @@ import ArgumentParser
 import CascadeStreams
 import CommandLineSupport
 import Foundation
+import InspectorLink
 import RPGCore
 
 /// A game service and what the command line shows of it.
@@ -23,9 +24,14 @@ final class Session {
   /// A session of `command`: live, recorded with `--record`, or replayed with `--replay`.
   ///
   /// - Throws: `ExitCode` after printing why, when the recording cannot be replayed or created.
-  convenience init(options: GameOptions, recording: RecordingOptions, command: String) throws {
+  convenience init(
+    options: GameOptions,
+    recording: RecordingOptions,
+    command: String,
+    inspector: LiveInspector? = nil
+  ) throws {
     try self.init(options: options) { log in
-      try recording.session(options: options, log: log, command: command)
+      try recording.session(options: options, log: log, command: command, inspector: inspector)
     }
   }
 

@@ -1,7 +1,4 @@
 public import AppSupport
-import CascadeFeedback
-import CascadeReactor
-import CascadeStore
 public import Foundation
 public import InspectorLink
 
@@ -43,16 +40,10 @@ public func makeTodoSession(
       kind: .event,
       isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
     )
-    var middlewares: [any Middleware<TodoEvent, TodoState>] = []
-    if let live { middlewares.append(live) }
-    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
     let todo = StoreTodo(writes: database, initialState: start, middlewares: middlewares)
     if let live {
-      inspector?.onReplay { steps in
-        let fresh = StoreTodo(writes: NoTodoWrites(), initialState: start)
-        await fresh.store.replay(live.inputs(ofFirst: steps).map(\.input))
-        return fresh.currentState
-      }
+      inspector?.replays(live) { StoreTodo(writes: NoTodoWrites(), initialState: start).store }
     }
     guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
@@ -63,23 +54,10 @@ public func makeTodoSession(
       kind: .action,
       isEffectOutcome: { (_: TodoIntent, mutation) in (mutation as? TodoEvent)?.isWritten ?? false }
     )
-    var middlewares: [any Middleware<TodoIntent, TodoState>] = []
-    if let live { middlewares.append(live) }
-    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
     let todo = ReactorTodo(writes: database, initialState: start, middlewares: middlewares)
     if let live {
-      inspector?.onReplay { steps in
-        let fresh = ReactorTodo(writes: NoTodoWrites(), initialState: start)
-        await fresh.reactor.replay(
-          live.inputs(ofFirst: steps).map { recorded in
-            guard let mutation = recorded.mutation as? TodoEvent else {
-              return .action(recorded.input)
-            }
-            return .mutation(mutation, cause: recorded.input)
-          }
-        )
-        return fresh.currentState
-      }
+      inspector?.replays(live) { ReactorTodo(writes: NoTodoWrites(), initialState: start).reactor }
     }
     guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
@@ -90,16 +68,10 @@ public func makeTodoSession(
       kind: .event,
       isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
     )
-    var middlewares: [any Middleware<TodoEvent, TodoState>] = []
-    if let live { middlewares.append(live) }
-    if let recorder { middlewares.append(recorder.inputs(of: TodoState.self)) }
+    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
     let todo = FeedbackTodo(writes: database, initialState: start, middlewares: middlewares)
     if let live {
-      inspector?.onReplay { steps in
-        let fresh = FeedbackTodo(writes: NoTodoWrites(), initialState: start)
-        await fresh.loop.replay(live.inputs(ofFirst: steps).map(\.input))
-        return fresh.currentState
-      }
+      inspector?.replays(live) { FeedbackTodo(writes: NoTodoWrites(), initialState: start).loop }
     }
     guard let recorder else { return .live(todo) }
     return .recording(todo, to: recorder, command: command, start: start)
