@@ -121,7 +121,7 @@ let package = Package(
     .target(
       name: "MoviesCore",
       dependencies: [
-        "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        "AppSupport", "InspectorLink", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
         "CascadeMiddleware",
         // Linux's HTTP transport: URLSession there costs about twice curl's time per page.
         .product(
@@ -374,9 +374,9 @@ let package = Package(
       name: "InspectorTests",
       dependencies: [
         "AppSupport", "CascadeTestSupport", "InspectorKit", "RPGCore",
-        // Built for the tests that run them: the inspector, the RPG that makes recordings, and
-        // the todo app that live mode attaches to.
-        "CascadeInspect", "rpg", "todo",
+        // Built for the tests that run them: the inspector, and the three apps (the RPG makes
+        // recordings; live mode attaches to each).
+        "CascadeInspect", "movies", "rpg", "todo",
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),

@@ -15,6 +15,7 @@ import Testing
 @Suite struct InspectorLiveTests {
   static let todo = builtProduct(named: "todo")
   static let rpg = builtProduct(named: "rpg")
+  static let movies = builtProduct(named: "movies")
   static let inspector = builtProduct(named: "cascade-inspect")
 
   /// A running app started with `--inspect`, its standard input, and its endpoint.
@@ -275,6 +276,43 @@ import Testing
     try app.endInput()
     let appRun = await app.child.stop(signal: nil)
     #expect(appRun.status == 0, "rpg: \(appRun.summary)")
+    let inspectorRun = await inspector.child.stop()
+    #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
+  }
+
+  /// The movie list on every architecture, on its embedded server: a page's arrival is an
+  /// effect's step, and a replay to it reaches the same list with no request.
+  @Test(arguments: Architecture.allCases)
+  func theMovieListStreamsItsPages(_ architecture: Architecture) async throws {
+    let app = try await Self.start(
+      try #require(Self.movies, "build the movies product first"),
+      named: "movies",
+      ["browse", "--architecture", architecture.rawValue, "--inspect"]
+    )
+    let inspector = try await Self.attach(to: app.endpoint)
+    let page = try #require(
+      try inspector.waitForStep { line, state in
+        line["source"] as? String == "effect" && !((state["movies"] as? [Any]) ?? []).isEmpty
+      },
+      "no page arrived"
+    )
+    let requests = page.state["requestCount"] as? Int
+    let replayed = try loopbackRequest(
+      port: inspector.port,
+      path: "/api/replay/\(page.index)",
+      method: "POST",
+      headers: ["X-Cascade-Token": inspector.token]
+    )
+    let answer = try replayed.json()
+    let outcome = try #require(answer["replayed"] as? [String: Any])
+    #expect(outcome["matches"] as? Bool == true, "\(replayed.text)")
+    let state = try #require(answer["state"] as? [String: Any])
+    #expect(state["requestCount"] as? Int == requests)
+    #expect((state["movies"] as? [Any])?.count == (page.state["movies"] as? [Any])?.count)
+    app.type("q\n")
+    try app.endInput()
+    let appRun = await app.child.stop(signal: nil)
+    #expect(appRun.status == 0, "movies: \(appRun.summary)")
     let inspectorRun = await inspector.child.stop()
     #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
   }

@@ -1,9 +1,10 @@
 public import AppSupport
 import CascadeStreams
 public import Foundation
+public import InspectorLink
 
-/// A front's session with the movie list on `architecture`: live, and recorded to `recording` if
-/// given.
+/// A front's session with the movie list on `architecture`: live, recorded to `recording` if
+/// given, and inspected live through `inspector` if given.
 ///
 /// ```swift
 /// let session = makeMoviesSession(.store, client: client, command: "list", recordingTo: url)
@@ -15,29 +16,66 @@ public import Foundation
 ///   - client: Where pages come from (the HTTP client).
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
+///   - inspector: The live inspection endpoint (`movies list|browse --inspect`), or `nil`. Its
+///     "replay to here" replays into a fresh list with no page source: no request is made.
 /// - Returns: The session; its list is empty.
 public func makeMoviesSession(
   _ architecture: Architecture,
   client: any MoviePageSource,
   command: String,
-  recordingTo recording: URL? = nil
+  recordingTo recording: URL? = nil,
+  inspector: LiveInspector? = nil
 ) -> AppSession<MoviesIntent, MoviesState> {
-  guard let recording else { return .live(makeMovies(architecture, client: client)) }
+  guard recording != nil || inspector != nil else {
+    return .live(makeMovies(architecture, client: client))
+  }
   switch architecture {
   case .store:
-    let recorder = SessionRecorder<StoreSession<MoviesApp>>(file: recording)
-    let movies = StoreMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
+    let recorder = recording.map { SessionRecorder<StoreSession<MoviesApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: MoviesState.self,
+      kind: .event,
+      isEffectOutcome: { (event: MoviesEvent, _) in event.isPageOutcome }
+    )
+    let movies = StoreMovies(
+      source: client,
+      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
+    )
+    if let live { inspector?.replays(live) { StoreMovies(source: NoPageSource()).store } }
+    guard let recorder else { return .live(movies) }
     return .recording(movies, to: recorder, command: command, start: SessionNoStart())
   case .reactor:
-    let recorder = SessionRecorder<ReactorSession<MoviesApp>>(file: recording)
-    let movies = ReactorMovies(source: client, middlewares: [recorder.inputs(of: MoviesState.self)])
+    let recorder = recording.map { SessionRecorder<ReactorSession<MoviesApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: MoviesState.self,
+      kind: .action,
+      isEffectOutcome: { (_: MoviesIntent, mutation) in
+        switch mutation as? MoviesReactor.Mutation {
+        case .response?, .failed?: true
+        default: false
+        }
+      }
+    )
+    let movies = ReactorMovies(
+      source: client,
+      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
+    )
+    if let live { inspector?.replays(live) { ReactorMovies(source: NoPageSource()).reactor } }
+    guard let recorder else { return .live(movies) }
     return .recording(movies, to: recorder, command: command, start: SessionNoStart())
   case .feedback:
-    let recorder = SessionRecorder<FeedbackSession<MoviesApp>>(file: recording)
+    let recorder = recording.map { SessionRecorder<FeedbackSession<MoviesApp>>(file: $0) }
+    let live = inspector?.inputs(
+      of: MoviesState.self,
+      kind: .event,
+      isEffectOutcome: { (event: MoviesEvent, _) in event.isPageOutcome }
+    )
     let movies = FeedbackMovies(
       source: client,
-      middlewares: [recorder.inputs(of: MoviesState.self)]
+      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
     )
+    if let live { inspector?.replays(live) { FeedbackMovies(source: NoPageSource()).loop } }
+    guard let recorder else { return .live(movies) }
     return .recording(movies, to: recorder, command: command, start: SessionNoStart())
   }
 }

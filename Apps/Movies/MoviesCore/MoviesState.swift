@@ -13,9 +13,9 @@ import CascadeStreams
 ///
 /// A page that answers a request other than the one in flight (a request that was cancelled)
 /// changes nothing.
-public struct MoviesState: Sendable, Equatable, CustomStringConvertible {
+public struct MoviesState: Sendable, Equatable, Encodable, CustomStringConvertible {
   /// What the list is doing.
-  public enum Phase: Sendable, Equatable, Hashable {
+  public enum Phase: Sendable, Equatable, Hashable, Encodable {
     /// Nothing loaded, nothing asked.
     case initial
     /// The next page is loading.
@@ -149,7 +149,7 @@ public struct PageRequest: Sendable, Equatable, Hashable, Codable {
 }
 
 /// A page that failed, and why.
-public struct PageFailure: Sendable, Equatable, Hashable {
+public struct PageFailure: Sendable, Equatable, Hashable, Encodable {
   /// The request that failed.
   public var request: PageRequest
   /// Why.
@@ -170,6 +170,14 @@ public enum MoviesEvent: Sendable, Equatable, Codable {
   case response(PageRequest, MoviePage)
   /// A request failed.
   case failed(PageRequest, MoviesError)
+
+  /// Whether the event is a request's outcome (an effect's), rather than the user's.
+  var isPageOutcome: Bool {
+    switch self {
+    case .intent: false
+    case .response, .failed: true
+    }
+  }
 
   /// The seed's reducer, in place: applies `event` to `state`.
   public static func reduce(_ state: inout MoviesState, _ event: MoviesEvent) {

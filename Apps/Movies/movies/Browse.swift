@@ -34,11 +34,18 @@ struct Browse: AsyncParsableCommand {
 
   @OptionGroup var recording: RecordingOptions
 
+  @OptionGroup var inspection: InspectOptions
+
   /// The prompt before each key, at a terminal.
   static let prompt = "movies> "
 
   func run() async throws {
-    let connection = try await Connection.open(source, recording: recording, command: "browse")
+    let connection = try await Connection.open(
+      source,
+      recording: recording,
+      inspection: inspection,
+      command: "browse"
+    )
     let session = connection.session
     do {
       try await reportingReplayErrors {

@@ -42,6 +42,8 @@ struct List: AsyncParsableCommand {
 
   @OptionGroup var recording: RecordingOptions
 
+  @OptionGroup var inspection: InspectOptions
+
   func validate() throws {
     switch (pages, all) {
     case (nil, false): throw ValidationError("say how many pages: --pages N or --all")
@@ -52,7 +54,12 @@ struct List: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let connection = try await Connection.open(source, recording: recording, command: "list")
+    let connection = try await Connection.open(
+      source,
+      recording: recording,
+      inspection: inspection,
+      command: "list"
+    )
     let session = connection.session
     let progress = isatty(STDERR_FILENO) == 1 && !json ? ProgressBar() : nil
     var state = session.service.currentState

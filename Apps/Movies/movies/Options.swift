@@ -214,8 +214,13 @@ struct Connection {
   static func open(
     _ source: SourceOptions,
     recording: RecordingOptions,
+    inspection: InspectOptions,
     command: String
   ) async throws -> Connection {
+    if inspection.inspect, recording.replay != nil {
+      printError("movies: --inspect shows a live session: it excludes --replay")
+      throw ExitCode(ExitStatus.usage.rawValue)
+    }
     if let replay = recording.replay {
       let session: AppSession<MoviesIntent, MoviesState>
       do {
@@ -235,16 +240,28 @@ struct Connection {
       )
     }
     let (pageSource, client, server) = try await source.connect()
+    let inspector = inspection.makeInspector(
+      app: "movies",
+      architecture: source.architecture,
+      command: command
+    )
     let session = makeMoviesSession(
       source.architecture,
       client: pageSource,
       command: command,
-      recordingTo: recording.record.map { URL(fileURLWithPath: $0) }
+      recordingTo: recording.record.map { URL(fileURLWithPath: $0) },
+      inspector: inspector
     )
     if let problem = session.recordingProblem {
       if let server { await server.stop() }
       printError("movies: cannot record the session: \(problem)")
       throw ExitCode(RecordingOptions.cannotRecord)
+    }
+    do {
+      try await inspection.start(inspector, app: "movies")
+    } catch {
+      if let server { await server.stop() }
+      throw error
     }
     let url = try await address(of: session, live: client.baseURL.absoluteString)
     return Connection(session: session, url: url, server: server)
