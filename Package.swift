@@ -121,8 +121,8 @@ let package = Package(
     .target(
       name: "MoviesCore",
       dependencies: [
-        "AppSupport", "InspectorLink", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
-        "CascadeMiddleware",
+        "AppSupport", "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback",
+        "CascadeMiddleware", "InspectorLink",
         // Linux's HTTP transport: URLSession there costs about twice curl's time per page.
         .product(
           name: "AsyncHTTPClient",
