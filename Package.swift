@@ -377,7 +377,9 @@ let package = Package(
         // Built for the tests that run them: the inspector, and the three apps (the RPG makes
         // recordings; live mode attaches to each).
         "CascadeInspect", "movies", "rpg", "todo",
+        "CascadeStore", "CascadeStreams", "InspectorLink",
         .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "FlyingFox", package: "FlyingFox"),
       ]
     ),
     .testTarget(
