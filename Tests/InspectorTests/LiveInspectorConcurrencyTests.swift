@@ -8,7 +8,9 @@ import Testing
 
 @testable import InspectorLink
 
-/// The live endpoint under real threads (run under ThreadSanitizer in CI): a store processes
+/// The live endpoint under real threads (run under ThreadSanitizer in CI).
+///
+/// A store processes
 /// inputs sent from four threads while clients connect from three others, at any point. Every
 /// client gets the hello, then every step exactly once, in order, from the first; a replay
 /// asked for while steps are published answers with the state the store had at that step.
