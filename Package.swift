@@ -380,6 +380,9 @@ let package = Package(
         "CascadeStore", "CascadeStreams", "InspectorLink",
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
+        // The browser tests drive Chromium over its DevTools WebSocket.
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "WSClient", package: "swift-websocket"),
       ]
     ),
     .testTarget(

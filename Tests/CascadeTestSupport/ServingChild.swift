@@ -35,12 +35,21 @@ public final class ServingChild: Sendable {
   /// Starts `executable` with `arguments`; its standard input is `input` (default: empty), the
   /// stream it does not announce on goes to a file (read by ``stop(signal:)``).
   ///
+  /// - Parameters:
+  ///   - executable: The program.
+  ///   - arguments: Its arguments.
+  ///   - input: Its standard input (default: empty).
+  ///   - announcement: The stream it announces itself on.
+  ///   - isAnnouncement: Which line of that stream is the announcement (default: the first);
+  ///     the lines before it are skipped, and the stream is read to its end afterwards, so that
+  ///     a talkative child never blocks on a full pipe.
   /// - Throws: When the scratch directory cannot be made, or the program cannot be started.
   public init(
     _ executable: URL,
     _ arguments: [String],
     input: FileHandle? = nil,
-    announcesOn announcement: Announcement = .output
+    announcesOn announcement: Announcement = .output,
+    isAnnouncement: @escaping @Sendable (String) -> Bool = { _ in true }
   ) throws {
     scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("child-\(UUID().uuidString)", isDirectory: true)
@@ -73,16 +82,28 @@ public final class ServingChild: Sendable {
     let lineRead = lineRead
     Thread {
       var bytes = Data()
-      var buffer = [UInt8](repeating: 0, count: 1)
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      var announced = false
       while true {
-        let count = buffer.withUnsafeMutableBytes { read(reader.fileDescriptor, $0.baseAddress, 1) }
-        if count < 0 && errno == EINTR { continue }
-        guard count == 1 else { break }
-        if buffer[0] == 0x0A {
-          line.value = String(decoding: bytes, as: UTF8.self)
-          break
+        let count = buffer.withUnsafeMutableBytes {
+          read(reader.fileDescriptor, $0.baseAddress, $0.count)
         }
-        bytes.append(buffer[0])
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        if announced { continue }
+        for byte in buffer[..<count] where !announced {
+          guard byte == 0x0A else {
+            bytes.append(byte)
+            continue
+          }
+          let text = String(decoding: bytes, as: UTF8.self)
+          bytes.removeAll()
+          if isAnnouncement(text) {
+            line.value = text
+            announced = true
+            lineRead.fire()
+          }
+        }
       }
       lineRead.fire()
     }.start()

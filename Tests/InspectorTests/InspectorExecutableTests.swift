@@ -97,6 +97,29 @@ import Testing
     }
   }
 
+  /// The RPG's own replay of `recording`, intent by intent: the state before the first intent,
+  /// then the state each intent's inputs lead to.
+  static func replayedStates(
+    _ architecture: Architecture,
+    of recording: URL,
+    in directory: TemporaryDirectory
+  ) async throws -> [GameState] {
+    let session = try replayGameSession(
+      architecture,
+      saveFile: directory.file("unused.json"),
+      log: { _ in },
+      contentsOf: recording,
+      command: "play"
+    )
+    _ = try await session.fact("script") { .absent }
+    _ = try await session.fact("saveExists") { .absent }
+    var replayed = [GameState()]
+    for intent in Self.intents {
+      replayed.append(try await session.perform(intent) { _ in true })
+    }
+    return replayed
+  }
+
   static func state(in answer: HTTPAnswer) throws -> GameState {
     let state = try #require(try answer.json()["state"])
     return try JSONDecoder().decode(
@@ -236,20 +259,7 @@ import Testing
     let attack = #"{"attack":{}}"#
     #expect(intentsFromTwo.map { $0["description"] as? String } == [attack, attack])
 
-    // The RPG's own replay, intent by intent: the state each intent's inputs lead to.
-    let session = try replayGameSession(
-      architecture,
-      saveFile: directory.file("unused.json"),
-      log: { _ in },
-      contentsOf: recording,
-      command: "play"
-    )
-    _ = try await session.fact("script") { .absent }
-    _ = try await session.fact("saveExists") { .absent }
-    var replayed = [GameState()]
-    for intent in Self.intents {
-      replayed.append(try await session.perform(intent) { _ in true })
-    }
+    let replayed = try await Self.replayedStates(architecture, of: recording, in: directory)
     let intentPositions = kinds.indices.filter { kinds[$0] == "intent" }
 
     // Three steps: the last input of the explore, of the second attack, and of the save.

@@ -232,14 +232,14 @@ enum InspectorPage {
 
     // Live: asks for the summary once there are more steps than the page shows (the server
     // answers when there are, or the app is gone), and shows the new ones; a page that was on
-    // the last step follows the new last one.
+    // the last step, or had none yet, follows the new last one.
     async function follow() {
       while (true) {
         const summary = await get("/api/summary?beyond=" + allSteps);
         showSummary(summary);
         showKinds(summary.kinds);
         if (summary.steps !== allSteps) {
-          const wasLast = selected === total - 1;
+          const wasLast = total === 0 || selected === total - 1;
           allSteps = summary.steps;
           pages.clear();
           const answer = await get("/api/steps?from=0&count=1"
@@ -247,7 +247,7 @@ enum InspectorPage {
           total = answer.total;
           $("slider").max = Math.max(0, total - 1);
           renderRows();
-          if (wasLast || total === 1) await select(total - 1);
+          if (wasLast) await select(total - 1);
         }
         if (!summary.connected) return;
       }
