@@ -233,7 +233,7 @@ let package = Package(
     .target(
       name: "InspectorKit",
       dependencies: [
-        "AppSupport", "CascadeStreams", "InspectorLink", "RPGCore",
+        "AppSupport", "CascadeStreams", "InspectorLink", "MoviesCore", "RPGCore", "TodoCore",
         .product(name: "WSClient", package: "swift-websocket"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
@@ -373,7 +373,7 @@ let package = Package(
     .testTarget(
       name: "InspectorTests",
       dependencies: [
-        "AppSupport", "CascadeTestSupport", "InspectorKit", "RPGCore",
+        "AppSupport", "CascadeTestSupport", "InspectorKit", "MoviesCore", "RPGCore", "TodoCore",
         // Built for the tests that run them: the inspector, and the three apps (the RPG makes
         // recordings; live mode attaches to each).
         "CascadeInspect", "movies", "rpg", "todo",

@@ -373,7 +373,7 @@ import Testing
 
   /// A file the inspector cannot read, and the status it ends with.
   enum BadFile: String, CaseIterable, CustomTestStringConvertible {
-    case missing, notJSON, notASession, damagedLine, cutShort, anotherApp
+    case missing, notJSON, notASession, damagedLine, cutShort, anotherApp, anotherAppsHeader
 
     var testDescription: String { rawValue }
 
@@ -394,6 +394,9 @@ import Testing
       case .cutShort:
         text = lines.joined(separator: "\n").dropLast(5) + ""
       case .anotherApp:
+        text = recording.replacingOccurrences(of: #""app":"rpg""#, with: #""app":"chess""#)
+      case .anotherAppsHeader:
+        // A todo recording's header says what the list started from; this one does not.
         text = recording.replacingOccurrences(of: #""app":"rpg""#, with: #""app":"todo""#)
       }
       try Data(text.utf8).write(to: file)

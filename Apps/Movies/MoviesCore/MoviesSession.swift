@@ -50,10 +50,7 @@ public func makeMoviesSession(
       of: MoviesState.self,
       kind: .action,
       isEffectOutcome: { (_: MoviesIntent, mutation) in
-        switch mutation as? MoviesReactor.Mutation {
-        case .response?, .failed?: true
-        default: false
-        }
+        (mutation as? MoviesReactor.Mutation)?.isPageOutcome ?? false
       }
     )
     let movies = ReactorMovies(
@@ -143,4 +140,36 @@ enum MoviesApp: SessionApp {
   /// The feedback loop's events.
   typealias FeedbackInput = MoviesEvent
   static var name: String { "movies" }
+}
+
+extension RecordReducer where State == MoviesState {
+  /// The movie list as a session recording made on `architecture` drives it, from an empty
+  /// list, with no request: the store's and the loop's recorded events, or the reactor's
+  /// recorded mutations, reduced as the service reduces them.
+  ///
+  /// ```swift
+  /// var machine = RecordReducer.movies(.reactor)
+  /// try machine.apply(recordLine: line)
+  /// ```
+  public static func movies(_ architecture: Architecture) -> Self {
+    let key = "\(MoviesApp.name).\(architecture.rawValue)"
+    switch architecture {
+    case .store, .feedback:
+      return .inputs(
+        MoviesEvent.self,
+        of: key,
+        initial: MoviesState(),
+        reduce: MoviesEvent.reduce,
+        isEffectOutcome: \.isPageOutcome
+      )
+    case .reactor:
+      return .mutations(
+        MoviesReactor.Mutation.self,
+        of: key,
+        initial: MoviesState(),
+        reduce: { state, mutation in mutation.apply(to: &state) },
+        isEffectOutcome: \.isPageOutcome
+      )
+    }
+  }
 }

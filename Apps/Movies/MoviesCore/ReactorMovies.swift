@@ -101,10 +101,26 @@ public final class MoviesReactor: Reactor {
 
   /// Applies a mutation with the shared transitions of ``MoviesState``.
   public func reduce(into state: inout MoviesState, mutation: Mutation) {
-    switch mutation {
+    mutation.apply(to: &state)
+  }
+}
+
+extension MoviesReactor.Mutation {
+  /// Applies the mutation with the shared transitions of ``MoviesState``: the reactor's
+  /// reducer, also where a recording's mutations are reduced without a reactor.
+  public func apply(to state: inout MoviesState) {
+    switch self {
     case .begin(let request): state.begin(request)
     case .response(let request, let page): state.receive(page, for: request)
     case .failed(let request, let error): state.fail(error, for: request)
+    }
+  }
+
+  /// Whether the mutation is a request's outcome (a page, or a failure), which an effect sent.
+  public var isPageOutcome: Bool {
+    switch self {
+    case .begin: false
+    case .response, .failed: true
     }
   }
 }

@@ -72,60 +72,11 @@ public struct GameRecordMachine: Sendable {
 }
 
 extension GameRecordMachine {
-  /// The decoder of every line: making one per line would cost more than the decoding.
-  private static let decoder = JSONDecoder()
-
   /// Reads `line` as a record whose input, if any, is one of this architecture's.
   private func read<Input: Decodable>(
     _ type: Input.Type,
     from line: Data
-  ) throws -> RecordLine<Input> {
-    let record = try Self.decoder.decode(RecordLine<Input>.self, from: line)
-    let expected = "rpg.\(architecture.rawValue)"
-    guard record.input == nil || record.key == expected else {
-      throw DecodingError.dataCorrupted(
-        .init(
-          codingPath: [],
-          debugDescription: "\"\(record.key)\" is not a record of rpg on the \(architecture) "
-            + "architecture"
-        )
-      )
-    }
-    return record
-  }
-}
-
-/// One line of a session recording, read for the architecture's input only (`nil` for another
-/// record: the session's start, an intent, a fact) and a reactor's mutation.
-private struct RecordLine<Input: Decodable>: Decodable {
-  /// The input's key: `<app>.<architecture>`.
-  var key = ""
-  var input: Input?
-  var mutation: GameChange?
-
-  private enum Keys: String, CodingKey {
-    case input, mutation
-  }
-
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Keys.self)
-    let record = try container.nestedContainer(keyedBy: Key.self, forKey: .input)
-    guard let key = record.allKeys.first, !["session", "intent", "fact"].contains(key.stringValue)
-    else {
-      input = nil
-      mutation = nil
-      return
-    }
-    self.key = key.stringValue
-    input = try record.decode(Input.self, forKey: key)
-    mutation = try container.decodeIfPresent(GameChange.self, forKey: .mutation)
+  ) throws -> RecordedLine<Input, GameChange> {
+    try RecordedLine<Input, GameChange>.read(line, key: "rpg.\(architecture.rawValue)")
   }
 }

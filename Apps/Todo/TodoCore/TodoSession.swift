@@ -148,3 +148,36 @@ enum TodoApp: SessionApp {
   typealias FeedbackInput = TodoEvent
   static var name: String { "todo" }
 }
+
+extension RecordReducer where State == TodoState {
+  /// The task list as a session recording made on `architecture` drives it, from `start` (the
+  /// list the session began with, its header's `start`), with no write: the store's and the
+  /// loop's recorded events, or the reactor's recorded mutations, reduced as the service
+  /// reduces them.
+  ///
+  /// ```swift
+  /// var machine = RecordReducer.todo(.store, start: start)
+  /// try machine.apply(recordLine: line)
+  /// ```
+  public static func todo(_ architecture: Architecture, start: TodoState) -> Self {
+    let key = "\(TodoApp.name).\(architecture.rawValue)"
+    switch architecture {
+    case .store, .feedback:
+      return .inputs(
+        TodoEvent.self,
+        of: key,
+        initial: start,
+        reduce: { state, event in state.reduce(event) },
+        isEffectOutcome: \.isWritten
+      )
+    case .reactor:
+      return .mutations(
+        TodoEvent.self,
+        of: key,
+        initial: start,
+        reduce: { state, event in state.reduce(event) },
+        isEffectOutcome: \.isWritten
+      )
+    }
+  }
+}

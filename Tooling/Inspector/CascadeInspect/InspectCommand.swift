@@ -18,9 +18,10 @@ struct InspectCommand: AsyncParsableCommand {
     commandName: "cascade-inspect",
     abstract: "Step through a session recording in a browser: its inputs, states and diffs.",
     discussion: """
-      Serves FILE (a recording made with `rpg … --record FILE`) on 127.0.0.1 and prints the \
-      page's URL, with a random token every request must carry. It answers only that host, \
-      only GET, and only to the token; it runs until interrupted (Ctrl-C ends it with status 0).
+      Serves FILE (a recording made with `rpg|movies|todo … --record FILE`, on any \
+      architecture) on 127.0.0.1 and prints the page's URL, with a random token every request \
+      must carry. It answers only that host, only GET, and only to the token; it runs until \
+      interrupted (Ctrl-C ends it with status 0).
 
       With `--live URL` instead of FILE, it attaches to a running app started with `--inspect` \
       (`rpg play`, `movies list|browse`, `todo …`; the app prints the URL on standard error) \

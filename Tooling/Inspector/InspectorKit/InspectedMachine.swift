@@ -1,3 +1,4 @@
+import AppSupport
 import Foundation
 import RPGCore
 
@@ -18,3 +19,5 @@ protocol InspectedMachine: Sendable {
 }
 
 extension GameRecordMachine: InspectedMachine {}
+
+extension RecordReducer: InspectedMachine {}

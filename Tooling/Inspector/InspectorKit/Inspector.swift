@@ -2,7 +2,9 @@ import AppSupport
 import CascadeStreams
 public import Foundation
 public import InspectorLink
+import MoviesCore
 import RPGCore
+import TodoCore
 
 /// The Cascade Inspector's server: it serves one session recording, or a running app's live
 /// session, with its page and its JSON API, on the loopback interface, to whoever holds its
@@ -50,6 +52,16 @@ public final class Inspector: Sendable {
         index: index,
         initial: GameRecordMachine(architecture: index.header.architecture)
       )
+    case "todo":
+      api = Inspection(
+        index: index,
+        initial: RecordReducer.todo(
+          index.header.architecture,
+          start: try index.start(as: TodoState.self)
+        )
+      )
+    case "movies":
+      api = Inspection(index: index, initial: RecordReducer.movies(index.header.architecture))
     default:
       throw .unknownApp(path: path, app: index.header.app)
     }

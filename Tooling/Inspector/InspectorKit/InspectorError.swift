@@ -36,8 +36,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
       case .damaged(let path, let line, let reason):
         "cannot inspect \(path): line \(line) is damaged: \(reason)"
       case .unknownApp(let path, let app):
-        "cannot inspect \(path): it is a recording of \(app), and the inspector reads rpg "
-          + "recordings"
+        "cannot inspect \(path): it is a recording of \(app), and the inspector reads rpg, "
+          + "movies and todo recordings"
       case .liveUnreachable(let url, let reason):
         "cannot inspect \(url) live: \(reason)"
       }

@@ -15,6 +15,8 @@ struct RecordingIndex: Sendable {
   let data: Data
   /// The session's header.
   let header: Header
+  /// The session's start record (line 2), for what a replay needs to start (``start(as:)``).
+  private let sessionLine: Data
   /// Where the line of each step starts in ``data``; one more entry, the end of the file.
   private let starts: [Int]
   /// The kind of each step.
@@ -70,6 +72,7 @@ struct RecordingIndex: Sendable {
       )
     }
     header = session.input.session
+    self.sessionLine = sessionLine
     starts = Array(lines[2...])
     kinds = try Self.kinds(
       of: data,
@@ -82,6 +85,22 @@ struct RecordingIndex: Sendable {
     kindCounts = Dictionary(
       uniqueKeysWithValues: StepKind.allCases.map { ($0, counts[Int($0.rawValue)]) }
     )
+  }
+
+  /// What the session's header says the service started from (its `start`: the Todo list read
+  /// from the database).
+  ///
+  /// - Throws: ``InspectorError/notARecording(path:reason:)`` when the header holds no such
+  ///   value.
+  func start<Start: Decodable>(as type: Start.Type) throws(InspectorError) -> Start {
+    do {
+      return try JSONDecoder().decode(StartLine<Start>.self, from: sessionLine).input.session.start
+    } catch {
+      throw .notARecording(
+        path: path,
+        reason: "line 2 does not say what the \(header.app) session started from (\(error))"
+      )
+    }
   }
 
   /// The bytes of step `index`'s line, without its newline.
@@ -206,6 +225,16 @@ struct RecordingIndex: Sendable {
 /// A recording's first line.
 private struct FormatLine: Decodable {
   var cascadeRecording: Int
+}
+
+/// A session recording's second line, read for what the session started from.
+private struct StartLine<Start: Decodable>: Decodable {
+  struct Input: Decodable {
+    struct Session: Decodable { var start: Start }
+    var session: Session
+  }
+
+  var input: Input
 }
 
 /// A session recording's second line.
