@@ -393,4 +393,27 @@ struct OperatorConcurrencyTests {
     #expect(values == Array(1...(4 * perThread)), "each value once, the total growing by one")
     subscription.dispose()
   }
+
+  // `take(until:)` lets go of the other stream when it completes without a value (RxSwift's
+  // `testTakeUntil_NoPreempt_SomeData_Empty`), removing that subscription from the sink while
+  // the source may be sending on another thread. Every value still arrives, in order, and
+  // nothing stays subscribed to the completed stream.
+  @Test func takeUntilLetsGoOfTheOtherStreamWhileTheSourceSends() async {
+    await repeatRounds {
+      let source = PublishSubject<Int, Never>()
+      let other = PublishSubject<Int, Never>()
+      let received = Recorder<Int>()
+      let subscription = source.take(until: other)
+        .subscribe(onNext: { received.append($0) })
+      let finished = await bothFinish(
+        { for value in 0..<Self.iterations { source.onNext(value) } },
+        { other.onCompleted() }
+      )
+      #expect(!other.hasObservers)
+      #expect(received.values == Array(0..<Self.iterations))
+      subscription.dispose()
+      #expect(!source.hasObservers)
+      return finished
+    }
+  }
 }

@@ -3,6 +3,9 @@ extension ObservableType {
   /// upstream.
   ///
   /// If this stream completes before reaching `index`, the result completes without a value.
+  /// RxSwift's `element(at:)` fails with `RxError.argumentOutOfRange` there; here the result's
+  /// failure type is this stream's, so it cannot, and `element(at:).asSingle()` is the form that
+  /// fails (with ``ElementCountError/noElements``).
   ///
   /// ```swift
   /// Observable.of("a", "b", "c").element(at: 1)  // "b"

@@ -2,8 +2,8 @@ extension ObservableType {
   /// Emits this stream's values until `other` emits a value, then completes and disposes both.
   ///
   /// `other` is subscribed first, so one that emits at once (a `just`) completes the result
-  /// before any value of this stream. A completion of `other` without a value changes nothing;
-  /// a failure of `other` fails the result.
+  /// before any value of this stream. A completion of `other` without a value changes nothing
+  /// downstream (its subscription is disposed of then); a failure of `other` fails the result.
   ///
   /// ```swift
   /// ticks.take(until: viewDidDisappear)
@@ -15,13 +15,16 @@ extension ObservableType {
   where Other.Failure == Failure {
     Observable(unchecked: { observer in
       let sink = TakeUntilSink(downstream: observer)
-      sink.upstream.insert(
+      let stopper = SingleAssignmentDisposable()
+      guard let stopperKey = sink.upstream.insert(stopper) else { return sink }
+      stopper.setDisposable(
         other.subscribe(
           sink.observer { (event: StreamEvent<Other.Element, Failure>) in
             switch event {
             case .next: sink.serialize(.completed)
             case .error(let failure): sink.serialize(.error(failure))
-            case .completed: break
+            // `other` can no longer end this stream: let go of it at once.
+            case .completed: sink.upstream.remove(for: stopperKey)
             }
           }
         )
