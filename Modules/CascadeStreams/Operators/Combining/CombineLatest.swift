@@ -4,7 +4,9 @@ extension ObservableType {
   ///
   /// Nothing is emitted until every source has emitted a value. The result fails as soon as one
   /// source fails, and completes when every source has completed, or at once when a source
-  /// completes without ever emitting (no combination can be formed any more).
+  /// completes without ever emitting (no combination can be formed any more); a source that
+  /// completes is let go of at once. RxSwift's, in that last case, waits for a value that cannot
+  /// be combined, or for every source to complete.
   ///
   /// ```swift
   /// name.combineLatest(age) { name, age in "\(name), \(age)" }
@@ -135,13 +137,15 @@ enum CombineLatestItem<Failure: Error> {
 ///
 /// A source's value updates its slot and, once every slot is filled, enqueues a snapshot in the
 /// same critical section, so snapshots are delivered in the order the values arrived; the result
-/// selector runs on the draining thread, outside the lock.
+/// selector runs on the draining thread, outside the lock. A source that completes has its own
+/// subscription disposed at once.
 final class CombineLatestSink<Result: Sendable, Failure: Error>:
   OrderedSink<Result, Failure, CombineLatestItem<Failure>>, @unchecked Sendable
 {
   // Safety: `latest`, `filled`, `completed`, `completedCount` and `stopped` are read and written
-  // only with `lock` held; `resultSelector` is immutable.
+  // only with `lock` held; `resultSelector` and `subscriptions` are immutable.
   private let resultSelector: @Sendable ([any Sendable]) -> Result
+  private let subscriptions: [SingleAssignmentDisposable]
   private var latest: [(any Sendable)?]
   private var filled = 0
   private var completed: [Bool]
@@ -156,6 +160,7 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
     self.resultSelector = resultSelector
     latest = Array(repeating: nil, count: count)
     completed = Array(repeating: false, count: count)
+    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
     super.init(downstream: downstream)
   }
 
@@ -163,7 +168,9 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
   func subscribe<Source: ObservableType>(_ source: Source, at index: Int)
   where Source.Failure == Failure {
     guard !isDisposed else { return }
-    upstream.insert(
+    let subscription = subscriptions[index]
+    upstream.insert(subscription)
+    subscription.setDisposable(
       source.subscribe(
         observer { [self] (event: StreamEvent<Source.Element, Failure>) in
           receive(event.map { $0 as any Sendable }, at: index)
@@ -179,6 +186,7 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
       return
     }
     var shouldDrain = false
+    var finished: SingleAssignmentDisposable?
     switch event {
     case .next(let value):
       if latest[index] == nil { filled += 1 }
@@ -197,9 +205,12 @@ final class CombineLatestSink<Result: Sendable, Failure: Error>:
       if completedCount == latest.count || latest[index] == nil {
         stopped = true
         shouldDrain = enqueue(.completed)
+      } else {
+        finished = subscriptions[index]
       }
     }
     lock.unlock()
+    finished?.dispose()
     if shouldDrain { drain() }
   }
 

@@ -5,7 +5,7 @@ extension ObservableType {
   /// emitted anything is dropped. `other` is subscribed first, so a stream that replays a current
   /// value (a `BehaviorSubject`) provides it before this stream's first value. The result
   /// completes when this stream completes (not when `other` does, whose latest value stays
-  /// available) and fails as soon as either fails.
+  /// available, and which is let go of at once) and fails as soon as either fails.
   ///
   /// ```swift
   /// submitTaps.withLatestFrom(formState) { _, form in form.payload }
@@ -77,13 +77,15 @@ package final class WithLatestFromSink<
     Sampled.Element == Other,
     Sampled.Failure == Failure
   {
-    upstream.insert(
+    let sampled = SingleAssignmentDisposable()
+    upstream.insert(sampled)
+    sampled.setDisposable(
       other.subscribe(
         observer { [self] (event: StreamEvent<Other, Failure>) in
           switch event {
           case .next(let value): lock.withLock { latest = value }
           case .error(let failure): serialize(.error(failure))
-          case .completed: break
+          case .completed: sampled.dispose()
           }
         }
       )

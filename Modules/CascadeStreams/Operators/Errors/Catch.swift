@@ -2,8 +2,8 @@ extension ObservableType {
   /// Replaces a failure with the stream `handler` returns for it.
   ///
   /// Values and completion pass through. When this stream fails, `handler` is called with the
-  /// failure and the stream it returns is subscribed in its place; its events, including its
-  /// own failure (of the new failure type), follow.
+  /// failure and the stream it returns is subscribed in its place (this stream is let go of
+  /// first); its events, including its own failure (of the new failure type), follow.
   ///
   /// ```swift
   /// api.load().catch { error in Observable.just(.failed(error)) }
@@ -16,7 +16,9 @@ extension ObservableType {
   ) -> Observable<Element, Recovery.Failure> where Recovery.Element == Element {
     Observable(unchecked: { observer in
       let sink = CatchSink(downstream: observer)
-      sink.upstream.insert(
+      let source = SingleAssignmentDisposable()
+      sink.upstream.insert(source)
+      source.setDisposable(
         self.subscribe(
           sink.observer { (event: StreamEvent<Element, Failure>) in
             switch event {
@@ -26,6 +28,7 @@ extension ObservableType {
               sink.forward(.completed)
             case .error(let failure):
               guard !sink.isDisposed else { return }
+              source.dispose()
               let recovery = handler(failure)
               sink.upstream.insert(recovery.subscribe(sink.observer { sink.forward($0) }))
             }

@@ -6,7 +6,8 @@ extension ObservableType {
   /// has completed. Values that arrive meanwhile wait in an **unbounded** FIFO buffer: nothing is
   /// dropped and the upstream is never slowed down, so a fast upstream feeding slow inner streams
   /// grows the buffer. The result fails as soon as this stream or the current inner stream fails,
-  /// and completes once this stream has completed and the last inner stream has completed.
+  /// and completes once this stream has completed and the last inner stream has completed. A
+  /// stream that completes, this one or an inner one, is let go of at once.
   ///
   /// ```swift
   /// saves.concatMap { document in api.upload(document) }  // one upload at a time, in order
@@ -68,6 +69,7 @@ package final class ConcatMapSink<SourceElement: Sendable, Inner: ObservableType
           case .completed:
             lock.withLock { outerDone = true }
             subscribeNext()
+            outer.dispose()
           }
         }
       )
@@ -109,6 +111,7 @@ package final class ConcatMapSink<SourceElement: Sendable, Inner: ObservableType
         inner.subscribe(
           observer { [self] (event: StreamEvent<Inner.Element, Inner.Failure>) in
             if case .completed = event {
+              subscription.dispose()
               lock.withLock { innerActive = false }
               subscribeNext()
             } else {

@@ -4,7 +4,7 @@ extension ObservableType {
   /// Every inner stream stays subscribed until it completes; their values are serialized (calls
   /// downstream never overlap). The result fails as soon as this stream or any inner stream fails,
   /// disposing everything else, and completes once this stream and every inner stream have
-  /// completed.
+  /// completed. A stream that completes, this one or an inner one, is let go of at once.
   ///
   /// ```swift
   /// userIDs.flatMap { id in api.loadUser(id) }  // every response, as it arrives
@@ -31,6 +31,7 @@ extension ObservableType {
               sink.serialize(.error(failure))
             case .completed:
               sink.sourceCompleted()
+              outer.dispose()
             }
           }
         )

@@ -5,7 +5,8 @@ extension ObservableType {
   /// A value from an inner stream that has been replaced is never emitted, even if it was
   /// already on its way from another thread. The result fails as soon as this stream or the
   /// current inner stream fails, and completes once this stream has completed and the current
-  /// inner stream (if any) has completed.
+  /// inner stream (if any) has completed. A stream that completes, this one or an inner one, is
+  /// let go of at once.
   ///
   /// ```swift
   /// query.flatMapLatest { text in api.search(text) }  // only the latest query's results
@@ -88,6 +89,7 @@ final class SwitchSink<SourceElement: Sendable, Inner: ObservableType>:
               return !hasInner
             }
             if done { submit(SwitchItem(generation: nil, event: .completed)) }
+            outer.dispose()
           }
         }
       )
@@ -106,6 +108,7 @@ final class SwitchSink<SourceElement: Sendable, Inner: ObservableType>:
       inner.subscribe(
         observer { [self] (event: StreamEvent<Inner.Element, Inner.Failure>) in
           innerEvent(event, generation: mine)
+          if case .completed = event { subscription.dispose() }
         }
       )
     )

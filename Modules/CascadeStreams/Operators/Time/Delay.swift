@@ -4,7 +4,8 @@ extension ObservableType {
   /// Each value, and the completion, is delivered `dueTime` after it arrived, in the order it
   /// arrived, on `scheduler`. A failure is **not** delayed (RxSwift's choice): it is delivered as
   /// soon as it arrives, and values still waiting for their time are dropped, so an error is
-  /// never held back behind a delay it has no reason to respect.
+  /// never held back behind a delay it has no reason to respect. The source is let go of when it
+  /// completes, while its completion waits for its time.
   ///
   /// ```swift
   /// // source: 1 at 0 s, 2 at 1 s, completed at 2 s
@@ -35,6 +36,7 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
   // Safety: `waiting` is guarded by `lock`; the rest is immutable.
   private let dueTime: Duration
   private let scheduler: any Scheduler
+  private let source = SingleAssignmentDisposable()
   private var waiting = FIFO<StreamEvent<Element, Failure>>()
 
   init(downstream: AnyObserver<Element, Failure>, dueTime: Duration, scheduler: any Scheduler) {
@@ -45,7 +47,8 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
 
   func run<Source: ObservableType>(_ source: Source) -> any Disposable
   where Source.Element == Element, Source.Failure == Failure {
-    upstream.insert(source.subscribe(observer { [self] in on($0) }))
+    upstream.insert(self.source)
+    self.source.setDisposable(source.subscribe(observer { [self] in on($0) }))
     return self
   }
 
@@ -70,6 +73,7 @@ private final class DelaySink<Element: Sendable, Failure: Error>: Sink<Element, 
         drainEvents()
       }
     )
+    if case .completed = event { source.dispose() }
   }
 
   override func didDispose() {

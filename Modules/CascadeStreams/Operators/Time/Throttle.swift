@@ -10,8 +10,12 @@ extension ObservableType {
   ///   value; that emission opens the next window.
   /// - With `latest == false`, values that arrive inside a window are dropped.
   /// - On completion with a kept value, the completion waits for the window to end, right after
-  ///   the kept value; otherwise it is delivered at once. A failure is delivered at once and drops
-  ///   the kept value.
+  ///   the kept value; otherwise it is delivered at once. Either way the source is let go of when
+  ///   it completes. A failure is delivered at once and drops the kept value.
+  /// - One difference from RxSwift: a value that arrives just as a window ends, before that
+  ///   window's timer has run, first ends the window with the value it kept, and is itself kept
+  ///   for the next window. RxSwift, in that tie, emits the new value and drops the kept one, so
+  ///   which value survives would depend on which of the two runs first.
   ///
   /// ```swift
   /// // source: 1 at 0 s, 2 at 1 s, 3 at 2 s, 4 at 4 s
@@ -49,6 +53,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
   private let latest: Bool
   private let scheduler: any Scheduler
   private let timer = SerialDisposable()
+  private let source = SingleAssignmentDisposable()
   private var lastEmitted: SchedulerInstant?
   private var kept: Element?
   /// The window the armed timer ends; a timer of an earlier window does nothing.
@@ -70,7 +75,8 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
   func run<Source: ObservableType>(_ source: Source) -> any Disposable
   where Source.Element == Element, Source.Failure == Failure {
     upstream.insert(timer)
-    upstream.insert(source.subscribe(observer { [self] in on($0) }))
+    upstream.insert(self.source)
+    self.source.setDisposable(source.subscribe(observer { [self] in on($0) }))
     return self
   }
 
@@ -132,6 +138,7 @@ private final class ThrottleSink<Element: Sendable, Failure: Error>:
           enqueueEvent(.completed)
         }
       }
+      source.dispose()
       drainEvents()
     }
   }
