@@ -75,6 +75,7 @@ enum InspectorPage {
     .literal { color: #a50; }
     pre { background: #fff; border: 1px solid #ddd; padding: .5em; white-space: pre-wrap; }
     #error { color: #b00; padding: 0 1em; }
+    #detail.loading #state, #detail.loading #diff { opacity: .35; }
     #replayed.same { color: #070; } #replayed.differs { color: #b00; }
     .live { color: #070; font-weight: bold; } .ended { color: #888; }
 
@@ -188,8 +189,16 @@ enum InspectorPage {
         timeline.scrollTop = top - timeline.clientHeight / 2;
       }
       renderRows();
+      let pending;
       try {
         const step = await stepAt(selected);
+        // A step far beyond the checkpoints computed so far (just after opening a long
+        // recording) takes a moment: say so, rather than show the last step's state as this one's.
+        pending = setTimeout(() => {
+          if (ticket !== selection) return;
+          $("step-title").textContent = "Computing the state after step #" + step.index + "…";
+          $("detail").classList.add("loading");
+        }, 150);
         const detail = await get("/api/step/" + step.index);
         if (ticket !== selection) return;  // a later step was chosen meanwhile
         $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")";
@@ -197,6 +206,9 @@ enum InspectorPage {
         $("diff").textContent = detail.diff === null ? "(no change)" : detail.diff;
       } catch (error) {
         showError(error);
+      } finally {
+        clearTimeout(pending);
+        if (ticket === selection) $("detail").classList.remove("loading");
       }
     }
 
