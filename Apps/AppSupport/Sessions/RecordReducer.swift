@@ -137,19 +137,11 @@ public struct RecordedLine<Input: Decodable, Mutation: Decodable>: Decodable {
     case input, mutation
   }
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
   /// Decodes a record; its input only if it is the architecture's (not the session's start, an
   /// intent or a fact).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Keys.self)
-    let record = try container.nestedContainer(keyedBy: Key.self, forKey: .input)
+    let record = try container.nestedContainer(keyedBy: RecordKey.self, forKey: .input)
     guard let key = record.allKeys.first, !["session", "intent", "fact"].contains(key.stringValue)
     else { return }
     self.key = key.stringValue

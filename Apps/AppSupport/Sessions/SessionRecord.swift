@@ -188,14 +188,7 @@ public enum SessionRecord<Schema: SessionSchema>: Codable, Sendable {
   /// The architecture processed an input.
   case input(Schema.Input)
 
-  private struct Key: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
+  private typealias Key = RecordKey
 
   /// Writes the record as an object with one key: `session`, `fact`, `intent`, or the schema's
   /// ``SessionSchema/inputKey``.
@@ -239,4 +232,14 @@ public enum SessionRecord<Schema: SessionSchema>: Codable, Sendable {
       )
     }
   }
+}
+
+/// A record's key (`session`, `fact`, `intent`, `<app>.<architecture>`): any string.
+struct RecordKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+
+  init(_ string: String) { stringValue = string }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
