@@ -5,7 +5,10 @@ extension ObservableType {
   /// `onNext`, `onError` and `onCompleted` run before the event is forwarded. `onSubscribe` runs
   /// before this stream is subscribed, `onSubscribed` after `subscribe` returns, and `onDispose`
   /// when the subscription ends, whether the subscriber disposes it or the stream terminates
-  /// (the subscriber then disposes its upstream). Each runs once per subscription.
+  /// (the subscriber then disposes its upstream). Each runs once per subscription. When the
+  /// stream ends by itself, `onDispose` runs as the terminal event reaches the subscriber, so it
+  /// can run before an upstream made with ``Observable/create(_:)`` has run its own teardown,
+  /// which follows the terminal event; RxSwift's runs after the upstream's teardown.
   ///
   /// ```swift
   /// api.load()
