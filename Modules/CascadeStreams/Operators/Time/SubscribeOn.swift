@@ -7,7 +7,8 @@ extension ObservableType {
   /// off the subscribing thread. Events are delivered wherever the source sends them; combine
   /// with ``ObservableType/observe(on:)`` to choose where they arrive. Disposing before the
   /// subscription has run cancels it; disposing after schedules the source's disposal on
-  /// `scheduler`.
+  /// `scheduler`. On CascadeTesting's `TestScheduler` both happen at the current virtual time,
+  /// where RxSwift's `TestScheduler` runs them one tick later.
   ///
   /// ```swift
   /// Observable.from(try lines(of: file))
