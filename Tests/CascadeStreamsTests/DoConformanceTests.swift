@@ -106,7 +106,7 @@ struct DoConformanceTests {
     )
   }
 
-  // RxSwift: testDoOnOrder_Completed_Async, asserting Cascade's order, which differs on purpose
+  // RxSwift: testDoOnOrder_Completed_Async, asserting Cascade's order, which differs
   // in its last two steps: a stream ends at its terminal event, so `onDispose` runs as the
   // completion reaches the subscriber, and `Observable.create` runs its producer's teardown
   // after the completion has been delivered (as `create` documents); RxSwift disposes the
