@@ -16,7 +16,9 @@ import Testing
 /// page itself (a `MutationObserver` resolves when what is awaited shows), never on a clock.
 ///
 /// Set `CASCADE_INSPECTOR_SCREENSHOT` to a path to keep the screenshot (the README's is made so).
-@Suite(.serialized) struct InspectorBrowserTests {
+// The time limit is the safety net of every wait on the browser: it cancels a test whose page
+// never shows what it waits for.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorBrowserTests {
   static let inspector = InspectorExecutableTests.inspector
   static let rpg = InspectorExecutableTests.rpg
 

@@ -25,14 +25,19 @@ public struct RecordReducer<State: Encodable & Sendable>: Sendable {
   private let reduceLine: @Sendable (inout State, Data) throws -> Void
   private let outcome: @Sendable (Data) throws -> Bool
 
-  private init(
+  /// The machine that reads what each line records with `recorded` (`nil`: nothing this
+  /// architecture reduces), and reduces it.
+  private init<Recorded>(
     state: State,
-    reduceLine: @escaping @Sendable (inout State, Data) throws -> Void,
-    outcome: @escaping @Sendable (Data) throws -> Bool
+    recorded: @escaping @Sendable (Data) throws -> Recorded?,
+    reduce: @escaping @Sendable (inout State, Recorded) -> Void,
+    isEffectOutcome: @escaping @Sendable (Recorded) -> Bool
   ) {
     self.state = state
-    self.reduceLine = reduceLine
-    self.outcome = outcome
+    reduceLine = { state, line in
+      if let value = try recorded(line) { reduce(&state, value) }
+    }
+    outcome = { line in try recorded(line).map(isEffectOutcome) ?? false }
   }
 
   /// The machine of an architecture whose recorded inputs reduce the state: a store's or a
@@ -46,13 +51,9 @@ public struct RecordReducer<State: Encodable & Sendable>: Sendable {
   ) -> Self {
     Self(
       state: initial,
-      reduceLine: { state, line in
-        let record = try RecordedLine<Input, Never>.read(line, key: key)
-        if let input = record.input { reduce(&state, input) }
-      },
-      outcome: { line in
-        try RecordedLine<Input, Never>.read(line, key: key).input.map(isEffectOutcome) ?? false
-      }
+      recorded: { line in try RecordedLine<Input, Never>.read(line, key: key).input },
+      reduce: reduce,
+      isEffectOutcome: isEffectOutcome
     )
   }
 
@@ -67,14 +68,12 @@ public struct RecordReducer<State: Encodable & Sendable>: Sendable {
   ) -> Self {
     Self(
       state: initial,
-      reduceLine: { state, line in
+      recorded: { line in
         let record = try RecordedLine<AnyRecordedValue, Mutation>.read(line, key: key)
-        if record.input != nil, let mutation = record.mutation { reduce(&state, mutation) }
+        return record.input == nil ? nil : record.mutation
       },
-      outcome: { line in
-        try RecordedLine<AnyRecordedValue, Mutation>.read(line, key: key).mutation
-          .map(isEffectOutcome) ?? false
-      }
+      reduce: reduce,
+      isEffectOutcome: isEffectOutcome
     )
   }
 

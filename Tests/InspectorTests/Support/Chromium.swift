@@ -313,13 +313,11 @@ final class DevToolsConnection: Sendable {
   }
 
   /// Sends `method` with `parameters` (to the page `session`, or to the browser) and returns
-  /// its result; throws the protocol's error, or when no answer comes within `timeout` (a safety
-  /// net: a page that never shows what a test waits for fails it instead of hanging the suite).
+  /// its result; throws the protocol's error, or when the calling task is cancelled first.
   func call(
     _ method: String,
     _ parameters: [String: Any] = [:],
-    session: String? = nil,
-    timeout: Duration = .seconds(120)
+    session: String? = nil
   ) async throws -> [String: Any] {
     let (id, send) = try shared.withLock { shared throws(DevToolsError) in
       guard let send = shared.send, shared.ended == nil else {
@@ -331,16 +329,19 @@ final class DevToolsConnection: Sendable {
     var message: [String: Any] = ["id": id, "method": method, "params": parameters]
     if let session { message["sessionId"] = session }
     let text = String(decoding: try JSONSerialization.data(withJSONObject: message), as: UTF8.self)
-    let safetyNet = Task {
-      try await Task.sleep(for: timeout)
-      self.fail(id, DevToolsError("\(method): no answer within \(timeout)"))
-    }
-    defer { safetyNet.cancel() }
-    let data = try await withCheckedThrowingContinuation { continuation in
-      shared.withLock { $0.replies[id] = continuation }
-      Task {
-        do { try await send(text) } catch { self.fail(id, error) }
+    // No clock here: the suite's time limit is the safety net, and its cancellation fails the
+    // call (a page that never shows what a test waits for fails it instead of hanging the run).
+    let data = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        shared.withLock { $0.replies[id] = continuation }
+        // Cancelled before the reply was registered: the handler found nothing to fail.
+        if Task.isCancelled { self.fail(id, CancellationError()) }
+        Task {
+          do { try await send(text) } catch { self.fail(id, error) }
+        }
       }
+    } onCancel: {
+      self.fail(id, DevToolsError("\(method): cancelled before the browser answered"))
     }
     let answer = try DevToolsError.require(
       try JSONSerialization.jsonObject(with: data) as? [String: Any],
