@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the test suite does not depend on how fast the machine is: runs the README's test
-# command (`swift test`) N times (default 5) while a CPU hog keeps every core busy, and prints
-# each run's result and wall time, then the slowest tests of all runs.
+# command (Tooling/test.sh: both packages, the libraries and Apps/) N times (default 5) while a
+# CPU hog keeps every core busy, and prints each run's result and wall time, then the slowest
+# tests of all runs.
 #
 # Usage: Tooling/flake-check.sh [N] [extra `swift test` arguments…]
 #   Tooling/flake-check.sh 10
@@ -21,7 +22,9 @@ hogs="${HOG_PROCESSES:-$cores}"
 logs="$(mktemp -d "${TMPDIR:-/tmp}/flake-check.XXXXXX")"
 
 # Build first, without the hog, so each run measures the tests and not the compiler.
-swift build --build-tests "$@" >"$logs/build.log" 2>&1 || {
+Tooling/setup.sh
+{ swift build --build-tests && swift build --build-tests --package-path Apps; } \
+  >"$logs/build.log" 2>&1 || {
   cat "$logs/build.log" >&2
   exit 1
 }
@@ -37,19 +40,19 @@ for _ in $(seq "$hogs"); do
   yes >/dev/null &
   hog_pids+=("$!")
 done
-echo "flake-check: $runs run(s) of swift test with $hogs CPU hog(s) (pids ${hog_pids[*]}); logs in $logs"
+echo "flake-check: $runs run(s) of Tooling/test.sh with $hogs CPU hog(s) (pids ${hog_pids[*]}); logs in $logs"
 
 failed=0
 for run in $(seq "$runs"); do
   log="$logs/run-$run.log"
   start=$SECONDS
-  if swift test --skip-build "$@" >"$log" 2>&1; then
+  if Tooling/test.sh --skip-build "$@" >"$log" 2>&1; then
     result="passed"
   else
     result="FAILED"
     failed=$((failed + 1))
   fi
-  summary="$(grep -a -E '^. Test run with' "$log" | tail -1 || true)"
+  summary="$(grep -a -E '^. Test run with' "$log" | paste -sd ';' - || true)"
   echo "run $run/$runs: $result in $((SECONDS - start)) s — ${summary:-no summary (see $log)}"
   if [ "$result" = "FAILED" ]; then
     grep -a -E '✘ (Test|Suite)|error:|Fatal error' "$log" | head -20 | sed 's/^/    /' || true

@@ -2,4 +2,4 @@
 # Checks formatting and documentation rules without changing files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift format lint --strict --recursive --parallel Package.swift Modules Tests Tooling
+swift format lint --strict --recursive --parallel Package.swift Modules Tests Apps Tooling

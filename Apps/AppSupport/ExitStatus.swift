@@ -40,9 +40,3 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
     "Exit codes:\n" + allCases.map { "  \($0)" }.joined(separator: "\n")
   }
 }
-
-/// The version of Cascade's sample apps, printed by `--version` on every command line.
-public enum CascadeVersion {
-  /// The version string.
-  public static let current = "0.19.0"
-}

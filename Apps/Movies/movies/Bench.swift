@@ -14,7 +14,7 @@ struct Bench: AsyncParsableCommand {
       Each round pages through the whole catalog with a fresh paging service (the time from \
       the intent to the state with the page), then asks the client alone for every page. The \
       connection is kept from page to page, as curl keeps it for several URLs, so the figures \
-      compare with `curl -w '%{time_total}'` for the same pages (Tooling/Movies/latency.sh \
+      compare with `curl -w '%{time_total}'` for the same pages (Apps/Movies/Scripts/latency.sh \
       runs both against `movies serve`). Build with -c release for figures worth quoting.
 
       \(ExitStatus.helpText)

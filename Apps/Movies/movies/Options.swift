@@ -85,7 +85,19 @@ struct SourceOptions: ParsableArguments {
   /// `--timeout` as a duration, saturating: `inf`, or 100 years or more, is the longest delay a
   /// scheduler waits for, which never comes (`Duration.longestDelay`).
   var pageTimeout: Duration {
-    Duration.saturating(seconds: timeout) ?? .longestDelay
+    Self.saturating(seconds: timeout) ?? .longestDelay
+  }
+
+  /// A delay in seconds as a `Duration`, saturating: `nil` for NaN (a caller that took it from a
+  /// user reports it), zero for a negative one, and `Duration.longestDelay` (100 years, which a
+  /// scheduler never reaches) for one at least that long, infinity included.
+  static func saturating(seconds: Double) -> Duration? {
+    if seconds.isNaN { return nil }
+    if seconds <= 0 { return .zero }
+    let longest = Double(Duration.longestDelay.components.seconds)
+    if seconds >= longest { return .longestDelay }
+    let whole = seconds.rounded(.down)
+    return .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
   }
 
   /// `--max-retry-after` as a duration.

@@ -1,5 +1,6 @@
 import AppSupport
 import ArgumentParser
+import CascadeStreams
 import CommandLineSupport
 import Foundation
 import TodoCore

@@ -6,20 +6,9 @@
 /// would overflow (`Int` nanoseconds end after about 292 years), which is why nothing converts
 /// it.
 extension Duration {
-  /// The longest delay a scheduler waits for, 100 years; longer ones mean never.
-  package static var longestDelay: Duration { .seconds(100 * 365 * 24 * 3600) }
-
-  /// A delay in seconds as a `Duration`, saturating: `nil` for NaN (a caller that took it from a
-  /// user reports it), ``Swift/Duration/zero`` for a negative one, and
-  /// ``Swift/Duration/longestDelay`` for one at least that long, infinity included.
-  package static func saturating(seconds: Double) -> Duration? {
-    if seconds.isNaN { return nil }
-    if seconds <= 0 { return .zero }
-    let longest = Double(longestDelay.components.seconds)
-    if seconds >= longest { return longestDelay }
-    let whole = seconds.rounded(.down)
-    return .seconds(Int64(whole)) + .nanoseconds(Int64(((seconds - whole) * 1e9).rounded()))
-  }
+  /// The longest delay a scheduler waits for, 100 years: work scheduled this far or further
+  /// ahead never runs, and a timeout this long never fires.
+  public static var longestDelay: Duration { .seconds(100 * 365 * 24 * 3600) }
 
   /// What a scheduler does with this delay: `nil` means never (``longestDelay`` or longer),
   /// otherwise how many nanoseconds to wait, 0 for a negative delay.

@@ -1,0 +1,268 @@
+import AppSupport
+import AppTestSupport
+import CustomDump
+import Foundation
+import RPGCore
+import Testing
+
+/// The inspector's page in a real browser (headless Chromium, driven over the DevTools
+/// protocol), as a user works it.
+///
+/// A recording the RPG made is stepped through with the arrow keys, the slider, a click on the
+/// timeline, Home and End; the state tree and the diff the page shows at three steps are read
+/// back from the page and compared with the RPG's own replay of the recording; the kind filter
+/// narrows the timeline; a screenshot is taken. In live mode, the page follows a running `todo
+/// --inspect` step by step, replays to a step, and shows the app's end. Every wait is on the
+/// page itself (a `MutationObserver` resolves when what is awaited shows), never on a clock.
+///
+/// Set `CASCADE_INSPECTOR_SCREENSHOT` to a path to keep the screenshot (the README's is made so).
+// The time limit is the safety net of every wait on the browser: it cancels a test whose page
+// never shows what it waits for.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorBrowserTests {
+  static let inspector = InspectorExecutableTests.inspector
+  static let rpg = InspectorExecutableTests.rpg
+
+  /// Runs `body` with a browser, and ends the browser however `body` ends.
+  static func withBrowser<T>(_ body: (Chromium) async throws -> T) async throws -> T {
+    let browser = try await Chromium.launch()
+    do {
+      let result = try await body(browser)
+      await browser.close()
+      return result
+    } catch {
+      await browser.close()
+      throw error
+    }
+  }
+
+  /// The state tree the page shows, read back from its elements into JSON: an open `details`
+  /// per object or array (its summary `key: {…}` or `key: [n]`), a leaf per value.
+  static let shownState = """
+    (() => {
+      const keyOf = (element) => {
+        const key = element.querySelector(":scope > .key, :scope > summary > .key");
+        return key ? key.textContent.slice(0, -2) : null;
+      };
+      const read = (element) => {
+        if (element.tagName === "DETAILS") {
+          const summary = element.querySelector(":scope > summary");
+          const children = [...element.children].filter((child) => child !== summary);
+          if (summary.textContent.trim().endsWith("]")) return children.map(read);
+          const object = {};
+          for (const child of children) object[keyOf(child)] = read(child);
+          return object;
+        }
+        return JSON.parse(element.querySelector(":scope > span:not(.key)").textContent);
+      };
+      return read(document.getElementById("state").firstElementChild);
+    })()
+    """
+
+  /// What the page shows once step `index` (at `position` of `total` in the timeline) is chosen:
+  /// the state tree, read back, and the diff's text.
+  static func shown(
+    _ page: BrowserPage,
+    step index: Int,
+    position: Int,
+    of total: Int
+  ) async throws -> (state: GameState, diff: String) {
+    let title = "State after step #\(index) ("
+    _ = try await page.waitFor(
+      """
+      document.getElementById("step-title").textContent.startsWith(\(BrowserPage.literal(title)))
+        && document.getElementById("position").textContent === "\(position + 1) / \(total)"
+      """
+    )
+    let tree = try #require(try await page.evaluate(shownState) as? [String: Any])
+    let state = try JSONDecoder().decode(
+      GameState.self,
+      from: JSONSerialization.data(withJSONObject: tree)
+    )
+    let diff = try #require(
+      try await page.evaluate(#"document.getElementById("diff").textContent"#) as? String
+    )
+    return (state, diff)
+  }
+
+  /// Proves that the page steps through a recording the RPG made, by keys, slider and click,
+  /// and shows at three steps the state and diff the RPG's own replay gives; that the kind
+  /// filter narrows the timeline to one kind; and that the page renders (a screenshot) — on
+  /// every architecture.
+  @Test(
+    .enabled(
+      if: Chromium.isAvailable && inspector != nil && rpg != nil,
+      "install chromium; build cascade-inspect and rpg"
+    ),
+    arguments: Architecture.allCases
+  )
+  func aRecordingIsSteppedThroughInTheBrowser(_ architecture: Architecture) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let recording = try await InspectorExecutableTests.record(architecture, in: directory)
+    let kinds = try InspectorExecutableTests.kinds(of: recording, architecture: architecture)
+    let replayed = try await InspectorExecutableTests.replayedStates(
+      architecture,
+      of: recording,
+      in: directory
+    )
+    let intentPositions = kinds.indices.filter { kinds[$0] == "intent" }
+    let total = kinds.count
+    let served = try await InspectorExecutableTests.serve(recording)
+
+    try await Self.withBrowser { browser in
+      let url = try #require(URL(string: "http://127.0.0.1:\(served.port)/?token=\(served.token)"))
+      let page = try await browser.open(url)
+      let first = try await Self.shown(page, step: 0, position: 0, of: total)
+      #expect(first.state == GameState(), "before any input the game is the initial one")
+      let summary = try await page.evaluate(#"document.getElementById("summary").textContent"#)
+      #expect(
+        summary as? String == "rpg play on the \(architecture.rawValue) · \(total) steps",
+        "\(String(describing: summary))"
+      )
+
+      // The last input of the explore, of the second attack and of the save: reached by the
+      // arrow key, the slider and a click on the timeline.
+      var shots: Data?
+      for (number, reach) in [(1, "keys"), (3, "slider"), (4, "click")] {
+        let end = number + 1 < intentPositions.count ? intentPositions[number + 1] : total
+        let index = end - 1
+        switch reach {
+        case "keys":
+          for _ in 0..<index { try await page.press(.arrowRight) }
+        case "slider":
+          _ = try await page.evaluate(
+            """
+            (() => {
+              const slider = document.getElementById("slider");
+              slider.value = \(index);
+              slider.dispatchEvent(new Event("input"));
+            })()
+            """
+          )
+        default:
+          try await page.click("#rows .row[data-position='\(index)']")
+        }
+        let shown = try await Self.shown(page, step: index, position: index, of: total)
+        #expect(shown.state == replayed[number + 1], "the state after intent #\(number) (\(reach))")
+        let previous = try InspectorExecutableTests.state(in: served.get("/api/step/\(index - 1)"))
+        let expectedDiff = try #require(diff(previous, replayed[number + 1]))
+        #expect(shown.diff == expectedDiff, "the diff after intent #\(number) (\(reach))")
+        if number == 4 { shots = try await page.screenshot() }
+      }
+
+      // End, Home, and a left arrow that has nowhere to go.
+      try await page.press(.end)
+      _ = try await Self.shown(page, step: total - 1, position: total - 1, of: total)
+      try await page.press(.home)
+      try await page.press(.arrowLeft)
+      let again = try await Self.shown(page, step: 0, position: 0, of: total)
+      #expect(again.state == GameState())
+
+      // The filter: only the intents, the first chosen; the next one is the second intent.
+      _ = try await page.evaluate(
+        """
+        (() => {
+          const kind = document.getElementById("kind");
+          kind.value = "intent";
+          kind.dispatchEvent(new Event("change"));
+        })()
+        """
+      )
+      let intents = intentPositions.count
+      let atFirst = try await Self.shown(page, step: intentPositions[0], position: 0, of: intents)
+      #expect(atFirst.diff == "(no change)", "an intent changes nothing by itself")
+      let rowKinds = try await page.waitFor(
+        """
+        (() => {
+          const kinds = [...document.querySelectorAll("#rows .row .kind")]
+            .map((kind) => kind.textContent);
+          return kinds.length === \(intents) && kinds;
+        })()
+        """
+      )
+      #expect(rowKinds as? [String] == Array(repeating: "intent", count: intents))
+      try await page.press(.arrowRight)
+      _ = try await Self.shown(page, step: intentPositions[1], position: 1, of: intents)
+
+      // The page as the user saw it at the save: a PNG of the browser's window size.
+      let image = try #require(shots)
+      #expect(image.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+      let width = image[16..<20].reduce(0) { $0 << 8 | Int($1) }
+      let height = image[20..<24].reduce(0) { $0 << 8 | Int($1) }
+      #expect(width == 1280 && height == 800, "\(width) × \(height)")
+      if let path = ProcessInfo.processInfo.environment["CASCADE_INSPECTOR_SCREENSHOT"],
+        architecture == .reactor
+      {
+        try image.write(to: URL(fileURLWithPath: path))
+      }
+      let errorShown = try await page.evaluate(#"document.getElementById("error").hidden"#)
+      #expect(errorShown as? Bool == true, "the page showed an error")
+    }
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
+  }
+
+  /// Proves that the page follows a running `todo shell --inspect` as it works: each task added
+  /// shows in the state tree as the app processes it, "Replay to here" brings a fresh service to
+  /// the step shown with the same state, and the app's end is shown — on every architecture.
+  @Test(
+    .enabled(
+      if: Chromium.isAvailable && InspectorLiveTests.todo != nil && inspector != nil,
+      "install chromium; build cascade-inspect and todo"
+    ),
+    arguments: Architecture.allCases
+  )
+  func aRunningAppIsFollowedLiveInTheBrowser(_ architecture: Architecture) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let app = try await InspectorLiveTests.startTodo(
+      architecture,
+      database: directory.file("todo.sqlite")
+    )
+    let inspector = try await InspectorLiveTests.attach(to: app.endpoint)
+
+    try await Self.withBrowser { browser in
+      let url = try #require(
+        URL(string: "http://127.0.0.1:\(inspector.port)/?token=\(inspector.token)")
+      )
+      let page = try await browser.open(url)
+      _ = try await page.waitFor(#"document.getElementById("summary").className === "live""#)
+      let replayShown = try await page.evaluate(#"!document.getElementById("live-tools").hidden"#)
+      #expect(replayShown as? Bool == true, "live mode offers Replay to here")
+
+      // Each task shows as the app writes it: the page follows the last step.
+      for (typed, title) in [("add Buy milk\n", "Buy milk"), ("add Walk\n", "Walk")] {
+        app.type(typed)
+        _ = try await page.waitFor(
+          """
+          [...document.querySelectorAll("#state .key")].some((key) => key.textContent === "title: "
+            && key.nextSibling && key.nextSibling.textContent === \(BrowserPage.literal("\"\(title)\"")))
+          """
+        )
+      }
+      let rows = try await page.evaluate(
+        ##"[...document.querySelectorAll("#rows .row")].map((row) => row.textContent).join("\n")"##
+      )
+      #expect((rows as? String)?.contains("Walk") == true, "\(String(describing: rows))")
+
+      // Replay to the step shown: a fresh service, no effect, the same state.
+      try await page.click("#replay")
+      let outcome = try await page.waitFor(
+        """
+        ["same", "differs"].includes(document.getElementById("replayed").className)
+          && document.getElementById("replayed").className
+        """
+      )
+      let message = try await page.evaluate(#"document.getElementById("replayed").textContent"#)
+      #expect(outcome as? String == "same", "\(String(describing: message))")
+
+      // The app ends with its input; the page says so.
+      try app.endInput()
+      _ = try await page.waitFor(#"document.getElementById("summary").className === "ended""#)
+    }
+    let appRun = await app.child.stop(signal: nil)
+    #expect(appRun.status == 0, "todo: \(appRun.summary)")
+    let inspectorRun = await inspector.child.stop()
+    #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
+  }
+}

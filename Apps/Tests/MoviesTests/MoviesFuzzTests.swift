@@ -1,0 +1,85 @@
+import AppSupport
+import ArgumentParser
+import AppTestSupport
+import CascadeTesting
+import Foundation
+import MoviesCore
+import MoviesServer
+import Testing
+
+@testable import movies
+
+/// Thousands of seeded random command lines against `movies`' argument parser, its browse
+/// keys and its browse loop, in-process: nothing crashes, and every input either parses or
+/// fails with a message.
+@Suite struct MoviesFuzzTests {
+  static let verbs = ["browse", "list", "serve", "n", "next", "r", "t", "retry", "q", "refresh"]
+  static let flags = [
+    "--pages", "--all", "--json", "--api", "--api-key", "--architecture", "--timeout", "--retries",
+    "--catalog", "--fail-rate", "--latency", "--seed", "--port", "--host", "--malformed-page",
+    "--hang-page", "store", "reactor", "feedback", "http://127.0.0.1:8080",
+  ]
+
+  @Test func randomArgumentsParseOrFailWithAMessage() async {
+    var fuzz = Fuzz(seed: 31, verbs: Self.verbs, flags: Self.flags)
+    var parsed = 0
+    for _ in 0..<2_000 {
+      // CPU-bound for tens of seconds in a debug build: let other tests' tasks run meanwhile
+      // (the cooperative pool has one thread per core).
+      await Task.yield()
+      let arguments = fuzz.arguments()
+      do {
+        _ = try MoviesCommand.parseAsRoot(arguments)
+        parsed += 1
+      } catch {
+        let message = MoviesCommand.message(for: error)
+        #expect(
+          !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+          "no message for \(arguments)"
+        )
+      }
+    }
+    #expect(parsed > 20)
+  }
+
+  @Test func randomKeysParseOrFailWithAMessage() async {
+    var fuzz = Fuzz(seed: 32, verbs: Self.verbs)
+    var parsed = 0
+    for _ in 0..<5_000 {
+      await Task.yield()
+      let line = fuzz.roll(0...1) == 0 ? fuzz.line() : fuzz.token()
+      do {
+        _ = try BrowseKey.parse(line)
+        parsed += 1
+      } catch {
+        #expect(!error.description.isEmpty, "no message for \(line.debugDescription)")
+      }
+    }
+    #expect(parsed > 300)
+  }
+}
+
+/// The interactive loop in-process, on every architecture: it creates stores, reactors and
+/// loops, so it runs under the resource check (one at a time with the other checked suites).
+@Suite(.checksResources) struct MoviesLoopFuzzTests {
+  /// The browse loop, fed random keys against a server that fails one page in five, reads to
+  /// the end of its input and leaves the service idle.
+  @Test(arguments: Architecture.allCases)
+  func theBrowseLoopSurvivesRandomKeys(_ architecture: Architecture) async throws {
+    try await withServer(faults: ServerFaults(failureRate: 0.2, seed: 3)) { _, url in
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(30))
+      let movies = makeMovies(architecture, client: client)
+      var fuzz = Fuzz(seed: 33, verbs: ["n", "n", "next", "r", "t", "", "retry", "refresh"])
+      var lines: [String] = []
+      for _ in 0..<200 {
+        let line = fuzz.roll(0...2) == 0 ? fuzz.line() : fuzz.pick(fuzz.verbs)
+        // `quit` would end the loop early.
+        lines.append((try? BrowseKey.parse(line)) == .quit ? "n" : line)
+      }
+      var remaining = lines[...]
+      try await Browse.browse(movies, patience: .seconds(20)) { remaining.popFirst() }
+      #expect(remaining.isEmpty)
+      #expect(!movies.currentState.isLoading)
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import AppSupport
+import CascadeStore
+import CascadeStreams
+import AppTestSupport
+import CascadeTesting
+import Foundation
+import RPGCore
+import Testing
+
+/// A recorded game session replayed into a fresh game in-process, on every architecture: it
+/// creates stores, reactors and loops, so it runs under the resource check.
+@Suite(.checksResources) struct GameSessionReplayTests {
+  /// Proves that `replayGameSession` + `replayRecording()` takes a fresh game through exactly the
+  /// states the recorded one went through — a level-up, a save and a load included — without
+  /// running an effect: the save file is deleted before the replay, so a load would fail and a
+  /// save would bring it back, and neither happens.
+  @Test(arguments: Architecture.allCases)
+  func aReplayedRecordingGoesThroughTheRecordedStates(_ architecture: Architecture) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let save = directory.file("save.json")
+    let recording = directory.file("game.jsonl")
+    let intents: [GameIntent] = [
+      .newGame(name: "Ada", seed: 42), .explore, .attack, .attack, .attack, .explore, .attack,
+      .attack, .save(overwrite: false), .rest, .load,
+    ]
+
+    let liveStates = Recorder<GameState>()
+    do {
+      let live = makeGameSession(
+        architecture,
+        saveFile: save,
+        log: { _ in },
+        command: "play",
+        recordingTo: recording
+      )
+      let subscription = live.service.states.subscribe(onNext: { liveStates.append($0) })
+      defer { subscription.dispose() }
+      for intent in intents {
+        let before = live.service.currentState.changes
+        _ = try await live.perform(intent) { $0.changes > before && !$0.isBusy }
+      }
+      #expect(live.recordingFailures.isEmpty)
+      #expect(live.service.currentState.game?.player.level == 2)
+      #expect(live.service.currentState.message.hasPrefix("Game loaded"))
+    }
+    try FileManager.default.removeItem(at: save)
+
+    let replay = try replayGameSession(
+      architecture,
+      saveFile: save,
+      log: { _ in },
+      contentsOf: recording,
+      command: "play"
+    )
+    let replayedStates = Recorder<GameState>()
+    let subscription = replay.service.states.subscribe(onNext: { replayedStates.append($0) })
+    defer { subscription.dispose() }
+    let report = try #require(await replay.replayRecording())
+    #expect(replayedStates.values == liveStates.values)
+    #expect(report.replayed > intents.count)
+    // The feedback loop's own `applyNext` events, sent again in reaction to the replayed states,
+    // are dropped: the recorded ones are replayed in their place.
+    if architecture == .feedback { #expect(report.droppedInputs > 0) }
+    #expect(!FileManager.default.fileExists(atPath: save.path))
+  }
+}
