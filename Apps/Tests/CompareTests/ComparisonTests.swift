@@ -11,7 +11,7 @@ import Testing
 /// The repository this test file is in (Apps/Tests/CompareTests/ in it).
 private let repository = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  .deletingLastPathComponent()
 
 /// The comparison end to end, on the real apps and on an app whose feedback loop misbehaves.
 @Suite(.checksResources, .serialized) struct ComparisonTests {

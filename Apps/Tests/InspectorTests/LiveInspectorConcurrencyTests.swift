@@ -1,7 +1,7 @@
 import AppSupport
+import AppTestSupport
 import CascadeStore
 import CascadeStreams
-import AppTestSupport
 import FlyingFox
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import AppSupport
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import CascadeTesting
 import Foundation
 import MoviesServer

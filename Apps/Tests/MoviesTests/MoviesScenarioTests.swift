@@ -1,7 +1,7 @@
 import AppHarness
 import AppSupport
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import CascadeTesting
 import Foundation
 import MoviesCore

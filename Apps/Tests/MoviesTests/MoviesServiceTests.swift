@@ -1,6 +1,6 @@
 import AppSupport
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import CascadeTesting
 import MoviesCore
 import Testing

@@ -2,9 +2,10 @@ import Testing
 
 @testable import movies
 
-/// `--timeout SECONDS` read as a delay: saturating, never trapping. NaN is refused where it is
-/// typed; a negative delay is now; 100 years or more (infinity included) is the longest delay a
-/// scheduler waits for, which never comes. Issue 19.
+/// `--timeout SECONDS` read as a delay saturates, and never traps.
+///
+/// NaN is refused where it is typed; a negative delay is now; 100 years or more (infinity
+/// included) is the longest delay a scheduler waits for, which never comes. Issue 19.
 @Suite struct MoviesTimeoutTests {
   static let century = Duration.seconds(100 * 365 * 24 * 3600)
 

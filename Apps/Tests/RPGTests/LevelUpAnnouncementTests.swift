@@ -1,7 +1,7 @@
 import AppScenarios
 import AppSupport
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import CascadeTesting
 import Foundation
 import RPGCore

@@ -1,6 +1,6 @@
 import AppSupport
-import ArgumentParser
 import AppTestSupport
+import ArgumentParser
 import CascadeTesting
 import Foundation
 import RPGCore

@@ -1,7 +1,7 @@
 import AppSupport
+import AppTestSupport
 import CascadeStore
 import CascadeStreams
-import AppTestSupport
 import CascadeTesting
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import CascadeTesting
 import MoviesCore
 

@@ -1,5 +1,5 @@
-import CascadeStreams
 import AppTestSupport
+import CascadeStreams
 import Foundation
 import MoviesCore
 import MoviesServer
