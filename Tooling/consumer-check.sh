@@ -31,11 +31,19 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
-# The packages the library modules import (product dependencies of the root's non-test targets):
-# the only ones a consumer may be given, with what they themselves depend on.
+# The packages the library modules import: the product dependencies of the targets that make up
+# the library products (and the targets those depend on) — not those of a test target, nor of an
+# executable or helper target, which a consumer would resolve all the same.
 allowed="$(swift package dump-package | jq -r '
-  .targets[] | select(.type != "test") | .dependencies[] | .product? // empty | .[1]
+  (.targets | map({ key: .name, value: .dependencies }) | from_entries) as $targets
+  | def closure($names):
+      ($names + [$names[] as $n | ($targets[$n] // [])[] | (.byName // .target // empty)[0]]
+        | unique) as $next
+      | if ($next | length) == ($names | length) then $names else closure($next) end;
+    closure([.products[] | select(.type | has("library")) | .targets[]] | unique)[] as $name
+  | $targets[$name][] | .product? // empty | .[1]
   ' | tr '[:upper:]' '[:lower:]' | sort -u)"
+echo "consumer-check: the library modules import: $(echo "$allowed" | paste -sd ' ' -)"
 
 # A few lines per product: each prints what it did and exits non-zero if that was wrong.
 consumer_source() {
