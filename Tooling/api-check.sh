@@ -21,6 +21,10 @@ if [ -z "${released:-}" ] || [ -z "${baseline:-}" ]; then
   echo "api-check: Tooling/last-release must hold 'VERSION COMMIT'" >&2
   exit 2
 fi
+if ! git cat-file -e "$baseline^{commit}" 2>/dev/null &&
+  [ "$(git rev-parse --is-shallow-repository)" = "true" ]; then
+  git fetch --quiet --unshallow 2>/dev/null || true
+fi
 if ! git cat-file -e "$baseline^{commit}" 2>/dev/null; then
   echo "api-check: the last release's commit $baseline is not in this clone (git fetch --unshallow)" >&2
   exit 2
