@@ -27,6 +27,17 @@ let settings: [SwiftSetting] = [
 /// CI turns every warning into an error through the manifest, as the root package does.
 let ci: [SwiftSetting] = Context.environment["CI"] != nil ? [.treatAllWarnings(as: .error)] : []
 
+/// A library of the root package (`CascadeStore`, …).
+func cascade(_ library: String) -> Target.Dependency {
+  .product(name: library, package: "cascade")
+}
+
+/// What each app's core builds on: the three architectures, their streams, and the middlewares
+/// that record and replay a session.
+let architectures: [Target.Dependency] = [
+  "CascadeStreams", "CascadeStore", "CascadeReactor", "CascadeFeedback", "CascadeMiddleware",
+].map(cascade)
+
 let package = Package(
   name: "cascade-samples",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -57,14 +68,9 @@ let package = Package(
 
     .target(
       name: "AppSupport",
-      dependencies: [
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeReactor", package: "cascade"),
-        .product(name: "CascadeFeedback", package: "cascade"),
-        // Sessions are recorded with its RecordingMiddleware and read back as its Recordings.
-        .product(name: "CascadeMiddleware", package: "cascade"),
-      ],
+      // Sessions are recorded with CascadeMiddleware's RecordingMiddleware, read back as its
+      // Recordings.
+      dependencies: architectures,
       path: "AppSupport"
     ),
     .target(
@@ -80,13 +86,8 @@ let package = Package(
 
     .target(
       name: "MoviesCore",
-      dependencies: [
+      dependencies: architectures + [
         "AppSupport", "InspectorLink",
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeReactor", package: "cascade"),
-        .product(name: "CascadeFeedback", package: "cascade"),
-        .product(name: "CascadeMiddleware", package: "cascade"),
         // Linux's HTTP transport: URLSession there costs about twice curl's time per page.
         .product(
           name: "AsyncHTTPClient",
@@ -102,7 +103,7 @@ let package = Package(
       name: "MoviesServer",
       dependencies: [
         "AppSupport", "MoviesCore",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
@@ -113,7 +114,7 @@ let package = Package(
       name: "movies",
       dependencies: [
         "AppSupport", "CommandLineSupport", "MoviesCore", "MoviesServer",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Movies/movies"
@@ -123,13 +124,8 @@ let package = Package(
 
     .target(
       name: "TodoCore",
-      dependencies: [
+      dependencies: architectures + [
         "AppSupport", "InspectorLink",
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeReactor", package: "cascade"),
-        .product(name: "CascadeFeedback", package: "cascade"),
-        .product(name: "CascadeMiddleware", package: "cascade"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Todo/TodoCore"
@@ -138,7 +134,7 @@ let package = Package(
       name: "todo",
       dependencies: [
         "AppSupport", "CommandLineSupport", "InspectorLink", "TodoCore",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Todo/todo"
@@ -148,21 +144,14 @@ let package = Package(
 
     .target(
       name: "RPGCore",
-      dependencies: [
-        "AppSupport", "InspectorLink",
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeReactor", package: "cascade"),
-        .product(name: "CascadeFeedback", package: "cascade"),
-        .product(name: "CascadeMiddleware", package: "cascade"),
-      ],
+      dependencies: architectures + ["AppSupport", "InspectorLink"],
       path: "RPG/RPGCore"
     ),
     .executableTarget(
       name: "rpg",
       dependencies: [
         "RPGCore", "AppSupport", "CommandLineSupport", "InspectorLink",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "RPG/rpg"
@@ -198,10 +187,10 @@ let package = Package(
       name: "InspectorLink",
       dependencies: [
         "AppSupport",
-        .product(name: "CascadeFeedback", package: "cascade"),
-        .product(name: "CascadeReactor", package: "cascade"),
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeFeedback"),
+        cascade("CascadeReactor"),
+        cascade("CascadeStore"),
+        cascade("CascadeStreams"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
@@ -212,7 +201,7 @@ let package = Package(
       name: "InspectorKit",
       dependencies: [
         "AppSupport", "InspectorLink", "MoviesCore", "RPGCore", "TodoCore",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "WSClient", package: "swift-websocket"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
@@ -224,7 +213,7 @@ let package = Package(
       name: "CascadeInspect",
       dependencies: [
         "AppSupport", "CommandLineSupport", "InspectorKit", "InspectorLink",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Inspector/CascadeInspect"
@@ -236,14 +225,14 @@ let package = Package(
     // root package's Tests/CascadeTestSupport) waits, recorders and threads.
     .target(
       name: "AppTestSupport",
-      dependencies: [.product(name: "CascadeStreams", package: "cascade")],
+      dependencies: [cascade("CascadeStreams")],
       path: "Tests/AppTestSupport"
     ),
     .target(
       name: "AppHarness",
       dependencies: [
         "AppSupport",
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStreams"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
@@ -261,9 +250,9 @@ let package = Package(
       name: "MoviesTests",
       dependencies: [
         "AppHarness", "AppSupport", "AppTestSupport", "MoviesCore", "MoviesServer",
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeTesting", package: "cascade"),
+        cascade("CascadeStore"),
+        cascade("CascadeStreams"),
+        cascade("CascadeTesting"),
         // Built for the tests that run the `movies` executable, and fuzzed in-process.
         "movies",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -274,9 +263,9 @@ let package = Package(
       name: "TodoTests",
       dependencies: [
         "AppHarness", "AppScenarios", "AppSupport", "AppTestSupport", "TodoCore",
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeTesting", package: "cascade"),
+        cascade("CascadeStore"),
+        cascade("CascadeStreams"),
+        cascade("CascadeTesting"),
         // Built for the tests that run the `todo` executable (found next to the test bundle).
         "todo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -288,9 +277,9 @@ let package = Package(
       name: "RPGTests",
       dependencies: [
         "RPGCore", "rpg", "AppHarness", "AppScenarios", "AppSupport", "AppTestSupport",
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeTesting", package: "cascade"),
+        cascade("CascadeStore"),
+        cascade("CascadeStreams"),
+        cascade("CascadeTesting"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Tests/RPGTests"
@@ -303,8 +292,8 @@ let package = Package(
         // Built for the tests that run them: the inspector, and the three apps (the RPG makes
         // recordings; live mode attaches to each).
         "CascadeInspect", "movies", "rpg", "todo",
-        .product(name: "CascadeStore", package: "cascade"),
-        .product(name: "CascadeStreams", package: "cascade"),
+        cascade("CascadeStore"),
+        cascade("CascadeStreams"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         // The browser tests drive Chromium over its DevTools WebSocket.
@@ -317,8 +306,8 @@ let package = Package(
       name: "CompareTests",
       dependencies: [
         "AppHarness", "AppScenarios", "AppSupport", "CompareKit", "RPGCore",
-        .product(name: "CascadeStreams", package: "cascade"),
-        .product(name: "CascadeTesting", package: "cascade"),
+        cascade("CascadeStreams"),
+        cascade("CascadeTesting"),
       ],
       path: "Tests/CompareTests"
     ),
