@@ -60,6 +60,25 @@ struct DocCExampleTests {
     #expect(steps.states == [0, 2, 10, 11])
   }
 
+  /// "Inspecting your app in a browser": the recorder with its states, and the file it writes
+  /// (what `cascade-inspect` reads; the samples' OwnAppInspectionTests read it with the
+  /// inspector itself).
+  @Test func recordingStatesForTheInspector() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("session.jsonl")
+
+    let recorder = RecordingMiddleware<Op, Int>(file: url, recordingStates: true)
+    let store = Store(initialState: 0, middlewares: [recorder], reducer: Self.apply)
+    for op in [Op.add(2), .multiply(5)] { store.send(op) }
+
+    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines[2] == #"{"state":2}"#)
+    #expect(lines[4] == #"{"state":10}"#)
+    #expect(try Recording<Op>(contentsOf: url).inputs.count == 2)
+  }
+
   @Test func analytics() {
     let sink = InMemoryAnalyticsSink()
     let analytics = AnalyticsMiddleware<Op, Int>(sink: sink) { op, total in

@@ -71,8 +71,9 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
 
   /// Reads a recording from the text of a JSON Lines file.
   ///
-  /// Empty lines are skipped. Reading stops at the first line that is not a record; the
-  /// entries before it are kept and that line is described in ``damage``.
+  /// Empty lines are skipped, and so are the states a recorder with `recordingStates` wrote
+  /// (`{"state":…}`). Reading stops at the first line that is not a record; the entries before it
+  /// are kept and that line is described in ``damage``.
   public init(jsonLines text: String) {
     var entries: [Entry] = []
     var damage: RecordingDamage?
@@ -95,6 +96,8 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
         continue
       }
       sawRecord = true
+      // The state after the input before it (a recorder with `recordingStates`): not an input.
+      if line.hasPrefix(#"{"state":"#) { continue }
       do {
         let data = Data(line.utf8)
         let record = try decoder.decode(Line.self, from: data)

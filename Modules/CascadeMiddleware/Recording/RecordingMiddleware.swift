@@ -41,6 +41,18 @@ import Logging
 /// keeps its own clock: `now`, by default the time elapsed since the recorder was created. Pass
 /// `now: { scheduler.now }` to record on the architecture's scheduler clock.
 ///
+/// **States, for the inspector.** ``init(file:append:recordingStates:now:onError:)`` (for a
+/// `State` that is `Encodable`) also writes the state after each input — after a reactor's
+/// mutation — on a line of its own right after the input's, `{"state":…}`. `cascade-inspect`
+/// shows such a file's steps with their states and diffs, and follows it as it grows with
+/// `--follow`: inspection of a running app of your own, through nothing but this library.
+/// ``Recording`` skips these lines, so the file replays as any other.
+///
+/// ```swift
+/// let recorder = RecordingMiddleware<Action, AppState>(file: url, recordingStates: true)
+/// // cascade-inspect --follow session.jsonl
+/// ```
+///
 /// **Failures.** Writing never stops the architecture: a record that cannot be written (the
 /// directory does not exist, the disk is full) is lost and reported to `onError` — by default
 /// logged at `.error` on a logger labelled `cascade.recording` — and the next record is tried
@@ -57,6 +69,8 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   private let counter = LockedValue<UInt64>(0)
   private let now: @Sendable () -> SchedulerInstant
   private let onError: @Sendable (RecordingWriteError) -> Void
+  /// The state after an input as JSON, when states are recorded.
+  private let encodeState: (@Sendable (State) throws -> Data)?
 
   /// Creates a recorder writing to the JSON Lines file at `url`.
   ///
@@ -71,10 +85,22 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     now: (@Sendable () -> SchedulerInstant)? = nil,
     onError: @escaping @Sendable (RecordingWriteError) -> Void = Self.logError
   ) {
+    self.init(file: url, append: append, now: now, onError: onError, encodeState: nil)
+  }
+
+  /// A recorder writing to the file at `url`, and the states with `encodeState` if not `nil`.
+  init(
+    file url: URL,
+    append: Bool,
+    now: (@Sendable () -> SchedulerInstant)?,
+    onError: @escaping @Sendable (RecordingWriteError) -> Void,
+    encodeState: (@Sendable (State) throws -> Data)?
+  ) {
     let header = Data(#"{"cascadeRecording":\#(Recording<Input>.formatVersion)}"#.utf8)
     destination = .file(JSONLinesFile(url: url, append: append, header: header))
     self.now = now ?? Self.elapsedSinceNow()
     self.onError = onError
+    self.encodeState = encodeState
   }
 
   /// Creates a recorder appending to `buffer` in memory.
@@ -86,6 +112,7 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     destination = .buffer(buffer)
     self.now = now ?? Self.elapsedSinceNow()
     self.onError = Self.logError
+    encodeState = nil
   }
 
   /// How many inputs were recorded (written or not).
@@ -100,7 +127,11 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   /// Records a reactor's mutation (with the action that produced it); does nothing for other
   /// architectures, whose inputs are recorded when intercepted.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    guard let mutation = record.mutation else { return }
+    guard let mutation = record.mutation else {
+      // A store's or a loop's input: its line was written when it was intercepted.
+      if encodeState != nil { recordState(record.state) }
+      return
+    }
     guard let encodable = mutation as? any Encodable else {
       let sequence = counter.withLock {
         $0 &+= 1
@@ -110,6 +141,32 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
       return
     }
     self.record(record.input, mutation: encodable)
+    if encodeState != nil { recordState(record.state) }
+  }
+
+  /// Writes the state after the input (or mutation) whose line was written last: the
+  /// architecture processes one input at a time, and calls ``process(_:)`` right after reducing
+  /// it, so no other input's line comes between.
+  private func recordState(_ state: State) {
+    guard let encodeState else { return }
+    var line = Data(#"{"state":"#.utf8)
+    do {
+      line.append(try encodeState(state))
+    } catch {
+      onError(RecordingWriteError(sequence: recordedCount, underlying: error))
+      return
+    }
+    line.append(UInt8(ascii: "}"))
+    var failure: (any Error)?
+    let sequence = counter.withLock { counter in
+      switch destination {
+      case .buffer(let buffer): buffer.append(line)
+      case .file(let file):
+        do { try file.write(line) } catch { failure = error }
+      }
+      return counter
+    }
+    if let failure { onError(RecordingWriteError(sequence: sequence, underlying: failure)) }
   }
 
   private func record(_ input: Input, mutation: (any Encodable)? = nil) {
@@ -182,6 +239,37 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   /// Logs `error` at `.error` on a logger labelled `cascade.recording`.
   public static func logError(_ error: RecordingWriteError) {
     Logger(label: "cascade.recording").error("\(error)")
+  }
+}
+
+extension RecordingMiddleware where State: Encodable {
+  /// Creates a recorder writing to the JSON Lines file at `url`, with the state after each input
+  /// on a line of its own when `recordingStates` is `true`: what `cascade-inspect` shows, and
+  /// follows as the file grows (`cascade-inspect --follow FILE`).
+  ///
+  /// Each state is encoded as JSON, keys sorted, after each input: a cost per input that a
+  /// recorder without states does not pay, and a file that grows by a state per input. Keep it
+  /// for debugging sessions.
+  ///
+  /// - Parameters:
+  ///   - url: The file; created on the first record.
+  ///   - append: Whether to keep what the file already holds; by default it is replaced.
+  ///   - recordingStates: Whether to write the state after each input.
+  ///   - now: The clock of the records' times; by default the time since this call.
+  ///   - onError: Receives each record that could not be written; by default it is logged.
+  public init(
+    file url: URL,
+    append: Bool = false,
+    recordingStates: Bool,
+    now: (@Sendable () -> SchedulerInstant)? = nil,
+    onError: @escaping @Sendable (RecordingWriteError) -> Void = Self.logError
+  ) {
+    var encodeState: (@Sendable (State) throws -> Data)?
+    if recordingStates {
+      let encoder = makeLineEncoder()
+      encodeState = { (state: State) throws -> Data in try encoder.encode(state) }
+    }
+    self.init(file: url, append: append, now: now, onError: onError, encodeState: encodeState)
   }
 }
 

@@ -14,7 +14,7 @@ enum Op: Codable, Sendable, Equatable {
 }
 
 /// The state the ops act on.
-struct Tally: Sendable, Equatable {
+struct Tally: Sendable, Equatable, Codable {
   var value = 0
   var notes: [String] = []
   var steps = 0
