@@ -292,6 +292,10 @@ let package = Package(
         // Built for the tests that run them: the inspector, and the three apps (the RPG makes
         // recordings; live mode attaches to each).
         "CascadeInspect", "movies", "rpg", "todo",
+        // OwnAppInspectionTests records an app of its own on every architecture.
+        cascade("CascadeFeedback"),
+        cascade("CascadeMiddleware"),
+        cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),
         .product(name: "CustomDump", package: "swift-custom-dump"),

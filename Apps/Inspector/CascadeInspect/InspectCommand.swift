@@ -24,6 +24,10 @@ struct InspectCommand: AsyncParsableCommand {
       must carry. It answers only that host, only GET, and only to the token; it runs until \
       interrupted (Ctrl-C ends it with status 0).
 
+      FILE may also be a recording of an app of your own, made with CascadeMiddleware's \
+      RecordingMiddleware(file:recordingStates: true): its steps are shown with the states \
+      recorded after them, and with --follow the page follows the file as the app writes it.
+
       With `--live URL` instead of FILE, it attaches to a running app started with `--inspect` \
       (`rpg play`, `movies list|browse`, `todo …`; the app prints the URL on standard error) \
       and shows each input and state as the app processes it. There, "replay to here" makes \
@@ -31,7 +35,8 @@ struct InspectCommand: AsyncParsableCommand {
       and shows whether it reaches the same state; the running app is left as it is.
       """ + "\n\n" + ExitStatus.helpText + "\n\n"
         + """
-        In cascade-inspect: 64 for a bad command line; 65 for a file that is not a session \
+        In cascade-inspect: 64 for a bad command line (--follow with an app's session \
+        recording); 65 for a file that is not a session \
         recording, is damaged, or is of an app the inspector does not read; 66 when the file \
         does not exist or cannot be read; 74 when the port cannot be listened on or standard \
         output is closed; 75 when the live endpoint cannot be reached or refuses the token.
@@ -49,6 +54,11 @@ struct InspectCommand: AsyncParsableCommand {
     )
   )
   var live: String?
+
+  @Flag(
+    help: "Follow FILE as it grows: a RecordingMiddleware recording of your own app, as it runs."
+  )
+  var follow = false
 
   @Option(help: "The port to listen on (0: a free one).")
   var port: UInt16 = 0
@@ -88,6 +98,9 @@ struct InspectCommand: AsyncParsableCommand {
       }
     case (.some, nil): break
     }
+    if follow, live != nil {
+      throw ValidationError("--follow follows a recording FILE; --live follows an app already")
+    }
   }
 
   func run() async throws {
@@ -96,7 +109,7 @@ struct InspectCommand: AsyncParsableCommand {
       if let live, let url = URL(string: live) {
         inspector = try await Inspector(live: url)
       } else {
-        inspector = try Inspector(recordingAt: file ?? "")
+        inspector = try Inspector(recordingAt: file ?? "", follow: follow)
       }
     } catch {
       throw Failure(message: error.description, status: error.exitStatus)

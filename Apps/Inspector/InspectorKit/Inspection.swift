@@ -23,6 +23,8 @@ protocol InspectionAPI: Sendable {
   func waitForSteps(beyond count: Int) async
   /// "Replay to here": the app's answer, `{"replayed":{…},"state":…}`.
   func replay(toStep step: Int) async -> Data
+  /// Stops reading from the source (a followed file), once the server stops.
+  func close()
 }
 
 extension InspectionAPI {
@@ -31,6 +33,9 @@ extension InspectionAPI {
 
   /// A recording does not grow: returns at once.
   func waitForSteps(beyond count: Int) async {}
+
+  /// A recording read once, or a live app, has nothing to stop.
+  func close() {}
 
   /// A recording has no app to replay into.
   func replay(toStep step: Int) async -> Data {
@@ -74,7 +79,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       // The front's intents and facts change nothing: only inputs are decoded.
       switch index.kinds[done] {
       case .intent, .fact: break
-      case .action, .mutation, .event:
+      case .action, .mutation, .event, .input:
         do {
           try machine.apply(recordLine: index.line(at: done))
         } catch {
@@ -169,7 +174,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     let source: StepSource
     switch kind {
     case .intent, .fact: source = .user
-    case .action, .mutation, .event:
+    case .action, .mutation, .event, .input:
       let isEffect = (try? initial.isEffectOutcome(recordLine: line)) ?? false
       source = isEffect ? .effect : .user
     }

@@ -34,18 +34,33 @@ public final class Inspector: Sendable {
 
   /// Opens and indexes the recording at `path`; nothing is served yet.
   ///
+  /// The recording is an app's session (`rpg|movies|todo --record FILE`), whose states the
+  /// inspector computes with the app's reducer, or a recording of an app of your own made by
+  /// CascadeMiddleware's `RecordingMiddleware` (`recordingStates: true` writes the states it
+  /// shows), which with `follow` is followed as it grows.
+  ///
   /// - Parameters:
-  ///   - path: The session recording.
+  ///   - path: The recording.
+  ///   - follow: Whether to follow a `RecordingMiddleware` recording as it is written.
   ///   - token: The secret requests must carry (default: 32 random bytes, in hexadecimal).
-  /// - Throws: ``InspectorError`` when the file is missing or unreadable, is not a session
-  ///   recording, is damaged, or is of an app the inspector does not read.
+  /// - Throws: ``InspectorError`` when the file is missing or unreadable, is not a recording,
+  ///   is damaged, or is of an app the inspector does not read; with `follow`, when it is an
+  ///   app's session recording (``InspectorError/cannotFollow(path:app:)``).
   public init(
     recordingAt path: String,
+    follow: Bool = false,
     token: String = Inspector.makeToken()
   )
     throws(InspectorError)
   {
+    if FollowedRecording.reads(path) {
+      api = try FollowedRecording(path: path, follow: follow)
+      self.path = path
+      self.token = token
+      return
+    }
     let index = try RecordingIndex(path: path)
+    if follow { throw .cannotFollow(path: path, app: index.header.app) }
     switch index.header.app {
     case "rpg":
       api = Inspection(
@@ -119,5 +134,6 @@ public final class Inspector: Sendable {
       return running
     }
     await server?.stop()
+    api.close()
   }
 }

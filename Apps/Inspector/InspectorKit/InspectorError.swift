@@ -14,15 +14,20 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
   case unknownApp(path: String, app: String)
   /// The live endpoint (`--live URL`) could not be reached, refused the token, or sent no hello.
   case liveUnreachable(url: String, reason: String)
+  /// `--follow` was given an app's session recording, which is read once (an app is followed
+  /// live with its `--inspect`).
+  case cannotFollow(path: String, app: String)
 
   /// How `cascade-inspect` ends: ``AppSupport/ExitStatus/noInput`` (66) for a missing or
   /// unreadable file, ``AppSupport/ExitStatus/temporaryFailure`` (75) for a live endpoint that
-  /// cannot be reached, ``AppSupport/ExitStatus/dataError`` (65) otherwise.
+  /// cannot be reached, ``AppSupport/ExitStatus/usage`` (64) for `--follow` on an app's session
+  /// recording, ``AppSupport/ExitStatus/dataError`` (65) otherwise.
   public var exitStatus: ExitStatus {
     switch self {
     case .missing, .unreadable: .noInput
     case .liveUnreachable: .temporaryFailure
     case .notARecording, .damaged, .unknownApp: .dataError
+    case .cannotFollow: .usage
     }
   }
 
@@ -40,6 +45,9 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
           + "movies and todo recordings"
       case .liveUnreachable(let url, let reason):
         "cannot inspect \(url) live: \(reason)"
+      case .cannotFollow(let path, let app):
+        "cannot follow \(path): it is a \(app) session recording, which opens without --follow; "
+          + "follow a running \(app) with its --inspect and --live"
       }
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }

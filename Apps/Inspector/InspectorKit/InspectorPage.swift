@@ -64,7 +64,7 @@ enum InspectorPage {
     .row.selected { background: #dbe6ff; }
     .kind { display: inline-block; width: 5.5em; font-weight: bold; }
     .kind-intent { color: #0a6; } .kind-fact { color: #888; } .kind-event { color: #06c; }
-    .kind-action { color: #60c; } .kind-mutation { color: #c60; }
+    .kind-action { color: #60c; } .kind-mutation { color: #c60; } .kind-input { color: #06c; }
     .source { color: #999; margin-right: .5em; }
     #detail { flex: 1; overflow: auto; padding: 0 1em 1em; }
     .tree, pre { font-family: ui-monospace, monospace; font-size: 12px; }

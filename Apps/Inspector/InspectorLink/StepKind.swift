@@ -11,8 +11,12 @@ public enum StepKind: UInt8, Sendable, CaseIterable, Codable, CustomStringConver
   case intent
   /// Something the front read from outside the service (a line typed, a file).
   case fact
+  /// An input of an app of your own, recorded by CascadeMiddleware's `RecordingMiddleware`: a
+  /// store's action, a reactor's action or a feedback loop's event.
+  case input
 
-  /// The kind's name in the API and on the page: `action`, `mutation`, `event`, `intent`, `fact`.
+  /// The kind's name in the API and on the page: `action`, `mutation`, `event`, `intent`, `fact`,
+  /// `input`.
   public var description: String {
     switch self {
     case .action: "action"
@@ -20,6 +24,7 @@ public enum StepKind: UInt8, Sendable, CaseIterable, Codable, CustomStringConver
     case .event: "event"
     case .intent: "intent"
     case .fact: "fact"
+    case .input: "input"
     }
   }
 

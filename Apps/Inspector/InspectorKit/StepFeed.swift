@@ -1,0 +1,137 @@
+import CascadeStreams
+import Foundation
+import InspectorLink
+
+/// Steps that arrive one at a time with their states and diffs already computed — from a
+/// running app's endpoint (``LiveInspection``) or from a recording as it is written
+/// (``FollowedRecording``) — and the page's waits for more.
+final class StepFeed: Sendable {
+  /// What the summary says the steps are of.
+  struct Header: Codable, Sendable {
+    var app: String
+    var architecture: String
+    var command: String
+  }
+
+  private let shared = LockedValue(Shared())
+
+  private struct Shared {
+    var header = Header(app: "?", architecture: "?", command: "?")
+    var lines: [StepMessage.Step] = []
+    var details: [Data] = []
+    var kindCounts: [String: Int] = [:]
+    var connected = false
+    var ended: String?
+    var waiters: [(id: Int, after: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    var nextWaiter = 0
+    /// Waiters cancelled before they waited (the handler ran first).
+    var cancelled: Set<Int> = []
+  }
+
+  /// How many steps there are.
+  var count: Int { shared.withLock { $0.lines.count } }
+
+  /// Whether the source has ended (and why).
+  var ended: String? { shared.withLock { $0.ended } }
+
+  /// Says what the steps are of.
+  func setHeader(_ header: Header) {
+    shared.withLock { $0.header = header }
+  }
+
+  /// Says that the source is connected, and steps may come.
+  func connect() {
+    shared.withLock { $0.connected = true }
+  }
+
+  /// Adds a step: its line in the timeline, and its `{"step":…,"state":…,"diff":…}` message.
+  func append(_ line: StepMessage.Step, detail: Data) {
+    let ready = shared.withLock { shared in
+      shared.lines.append(line)
+      shared.details.append(detail)
+      shared.kindCounts[line.kind, default: 0] += 1
+      let count = shared.lines.count
+      let ready = shared.waiters.filter { $0.after < count }.map(\.continuation)
+      shared.waiters.removeAll { $0.after < count }
+      return ready
+    }
+    for waiter in ready { waiter.resume() }
+  }
+
+  /// Ends the feed: no more steps come, and every wait returns.
+  func end(_ reason: String) {
+    let waiters = shared.withLock { shared in
+      shared.connected = false
+      if shared.ended == nil { shared.ended = reason }
+      defer { shared.waiters = [] }
+      return shared.waiters.map(\.continuation)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Returns once there are more than `count` steps, the feed has ended, or the task is
+  /// cancelled.
+  func waitForSteps(beyond count: Int) async {
+    let id = shared.withLock { shared in
+      defer { shared.nextWaiter += 1 }
+      return shared.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let now = shared.withLock { shared -> Bool in
+          guard shared.lines.count <= count, shared.ended == nil, !shared.cancelled.contains(id)
+          else { return true }
+          shared.waiters.append((id, count, continuation))
+          return false
+        }
+        if now { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = shared.withLock { shared in
+        shared.cancelled.insert(id)
+        if let index = shared.waiters.firstIndex(where: { $0.id == id }) {
+          return Optional(shared.waiters.remove(at: index).continuation)
+        }
+        return nil
+      }
+      waiter?.resume()
+    }
+    shared.withLock { _ = $0.cancelled.remove(id) }
+  }
+
+  /// `/api/summary`'s answer for steps from `source`.
+  func summary(source: String) -> Data {
+    let (header, count, kinds, connected, ended) = shared.withLock {
+      ($0.header, $0.lines.count, $0.kindCounts, $0.connected, $0.ended)
+    }
+    return LiveInspector.encodeJSON(
+      Summary(
+        path: source,
+        app: header.app,
+        architecture: header.architecture,
+        command: header.command,
+        steps: count,
+        kinds: kinds,
+        live: true,
+        connected: connected && ended == nil,
+        ended: ended
+      )
+    )
+  }
+
+  /// `/api/steps`' answer.
+  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
+    let lines = shared.withLock { $0.lines }
+    let chosen = kind.map { kind in lines.filter { $0.kind == kind.description } } ?? lines
+    let start = min(max(0, from), chosen.count)
+    let end = min(chosen.count, start + max(0, min(count, 1000)))
+    return LiveInspector.encodeJSON(
+      StepPage(total: chosen.count, from: start, steps: Array(chosen[start..<end]))
+    )
+  }
+
+  /// `/api/step/I`'s answer, or `nil` if there is no such step.
+  func step(_ index: Int) -> Data? {
+    shared.withLock { $0.details.indices.contains(index) ? $0.details[index] : nil }
+  }
+}
