@@ -13,12 +13,12 @@ import InspectorLink
 /// keeps the state before it), and its diff is the difference of the two states' JSON, one key a
 /// line. Every step is kept in memory, its state included: this is for debugging sessions, not
 /// for recordings of millions of inputs (the apps' session recordings are indexed instead).
-final class FollowedRecording: InspectionAPI {
+final class FollowedRecording: FedInspection {
   /// The recording's path.
   let path: String
   /// Whether the file is followed as it grows.
   let follows: Bool
-  private let feed = StepFeed()
+  let feed = StepFeed()
   private let reader: LockedValue<Reader>
   private let stopped = LockedValue(false)
 
@@ -93,21 +93,7 @@ final class FollowedRecording: InspectionAPI {
 
   var isLive: Bool { follows }
 
-  func waitForSteps(beyond count: Int) async {
-    await feed.waitForSteps(beyond: count)
-  }
-
-  func summary() -> Data { feed.summary(source: path) }
-
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
-    feed.steps(from: from, count: count, kind: kind)
-  }
-
-  func step(_ index: Int) throws -> Data? { feed.step(index) }
-
-  func prepareWarming() {}
-
-  func warm() {}
+  var source: String { path }
 }
 
 /// Reads a recording's lines as they are appended, and turns them into steps.

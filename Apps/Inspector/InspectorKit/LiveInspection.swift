@@ -7,12 +7,12 @@ import WSClient
 /// A running app's live session, as `cascade-inspect --live URL` inspects it: the steps its
 /// endpoint (``InspectorLink/LiveInspector``) sent so far, each with its state and diff as the app
 /// computed them, and "replay to here" forwarded to the app.
-final class LiveInspection: InspectionAPI {
+final class LiveInspection: FedInspection {
   /// The endpoint's URL, without its token (what the summary shows).
   let source: String
   private let url: URL
   /// The steps the app sent.
-  private let feed = StepFeed()
+  let feed = StepFeed()
   /// "Replay to here": how to ask the app, and the answers awaited.
   private let shared = LockedValue(Shared())
 
@@ -115,13 +115,6 @@ final class LiveInspection: InspectionAPI {
     for reply in replies { reply.resume(returning: answer) }
   }
 
-  var isLive: Bool { true }
-
-  /// Returns once there are more than `count` steps, the app is gone, or the task is cancelled.
-  func waitForSteps(beyond count: Int) async {
-    await feed.waitForSteps(beyond: count)
-  }
-
   func replay(toStep step: Int) async -> Data {
     await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
       let request = shared.withLock { shared -> (Int, @Sendable (String) async throws -> Void)? in
@@ -146,15 +139,4 @@ final class LiveInspection: InspectionAPI {
     }
   }
 
-  func summary() -> Data { feed.summary(source: source) }
-
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
-    feed.steps(from: from, count: count, kind: kind)
-  }
-
-  func step(_ index: Int) throws -> Data? { feed.step(index) }
-
-  func prepareWarming() {}
-
-  func warm() {}
 }

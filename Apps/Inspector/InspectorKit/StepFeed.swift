@@ -135,3 +135,34 @@ final class StepFeed: Sendable {
     shared.withLock { $0.details.indices.contains(index) ? $0.details[index] : nil }
   }
 }
+
+/// An inspection whose steps arrive in a ``StepFeed``: its API answers from the feed.
+protocol FedInspection: InspectionAPI {
+  /// The steps.
+  var feed: StepFeed { get }
+  /// What the summary names as the steps' source: a file's path, an endpoint's URL.
+  var source: String { get }
+}
+
+extension FedInspection {
+  /// The steps may grow.
+  var isLive: Bool { true }
+
+  func waitForSteps(beyond count: Int) async {
+    await feed.waitForSteps(beyond: count)
+  }
+
+  func summary() -> Data { feed.summary(source: source) }
+
+  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
+    feed.steps(from: from, count: count, kind: kind)
+  }
+
+  func step(_ index: Int) throws -> Data? { feed.step(index) }
+
+  /// Nothing to compute ahead: the steps come with their states.
+  func prepareWarming() {}
+
+  /// Nothing to compute ahead: the steps come with their states.
+  func warm() {}
+}
