@@ -124,8 +124,8 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     return input
   }
 
-  /// Records a reactor's mutation (with the action that produced it); does nothing for other
-  /// architectures, whose inputs are recorded when intercepted.
+  /// Records a reactor's mutation (with the action that produced it) — other architectures'
+  /// inputs are recorded when intercepted — and, with `recordingStates`, the state after it.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     guard let mutation = record.mutation else {
       // A store's or a loop's input: its line was written when it was intercepted.
