@@ -102,7 +102,9 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       : store.states.observe(
         on: scheduler,
         coalescing: !deliversEveryState,
-        counters: store.deliveryCounters
+        counters: store.deliveryCounters,
+        keepsFirst: true,
+        firstImmediately: true
       )
     let store = store
     let subscriptions = subscriptions
@@ -159,6 +161,11 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 
   /// The states: the current one on subscription, then every new one, delivered on the loop's
   /// scheduler.
+  ///
+  /// The current state is delivered at once, on the subscribing thread (when the loop is not
+  /// reducing on another thread at that moment), before any later state, and is never replaced
+  /// by a later one, as ReactiveFeedback's `system` delivers its initial state: a subscriber
+  /// always sees the state it subscribed to, however late it subscribes.
   ///
   /// It completes when the loop shuts down.
   public var states: Observable<State, Never> { stateStream }

@@ -70,8 +70,10 @@ public import CascadeStreams
 /// the mutations. An action sent from inside `reduce`, a state subscriber or a middleware is
 /// queued, not handled recursively.
 ///
-/// **Defaults.** A reactor with no side effects writes only `reduce`: when `Mutation` is `Action`,
-/// ``mutate(action:)`` defaults to applying the action as a mutation.
+/// **Defaults.** `Mutation` defaults to `Action`, and a reactor with no side effects writes only
+/// `reduce`: when `Mutation` is `Action`, ``mutate(action:)`` defaults to applying the action as
+/// a mutation. When they differ, the default `mutate` produces no mutation (ReactorKit's
+/// default returns an empty stream).
 ///
 /// **In place.** ``reduce(into:mutation:)`` mutates the state in place, with no copy; the
 /// value-returning ``reduce(state:mutation:)`` of ReactorKit copies the state (which costs the
@@ -210,9 +212,16 @@ extension Reactor {
   }
 }
 
-extension Reactor where Mutation == Action {
-  /// Applies the action as a mutation, at once.
-  public func mutate(action: Action) -> Mutations<Mutation> { Mutations(sync: [action]) }
+extension Reactor where Mutation == Action, MutationResult == Mutations<Action> {
+  /// Applies the action as a mutation, at once: the default when `Mutation` is `Action` (as it
+  /// is when a reactor declares no `Mutation`).
+  public func mutate(action: Action) -> Mutations<Action> { Mutations(sync: [action]) }
+}
+
+extension Reactor where MutationResult == Mutations<Mutation> {
+  /// No mutation: the default when `Mutation` differs from `Action`, as ReactorKit's default
+  /// `mutate` returns an empty stream.
+  public func mutate(action: Action) -> Mutations<Mutation> { Mutations(sync: []) }
 }
 
 /// Which reactor's default `reduce(into:)` is calling its `reduce(state:)` on this task or

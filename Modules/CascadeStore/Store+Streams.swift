@@ -23,7 +23,8 @@ extension Store {
     stream(select: select, isDuplicate: nil)
   }
 
-  /// An `Equatable` selection of the state as a stream, without repeats.
+  /// An `Equatable` selection of the state as a stream, without repeats (unless the store was
+  /// made with `automaticallySkipsRepeats: false`).
   ///
   /// ```swift
   /// store.select(\.player.level).subscribe(onNext: { print("level", $0) })
@@ -32,7 +33,7 @@ extension Store {
   public func select<Selected: Sendable & Equatable>(
     _ select: @escaping @Sendable (State) -> Selected
   ) -> Infallible<Selected> {
-    stream(select: select, isDuplicate: { $0 == $1 })
+    stream(select: select, isDuplicate: skipsRepeats())
   }
 
   /// One element of a collection in the state as a stream, by index: the element now, then every

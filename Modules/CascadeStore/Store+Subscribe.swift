@@ -20,6 +20,24 @@ extension Store {
     subscribe(select: { $0 }, isDuplicate: nil, on: delivery, handler)
   }
 
+  /// Subscribes to an `Equatable` state: `handler` receives the current state, then every new
+  /// one that differs from the last it received — unless the store was made with
+  /// `automaticallySkipsRepeats: false`, when it receives every one (ReSwift's rule; a reactor's
+  /// `state` stream skips equal states too).
+  ///
+  /// - Parameters:
+  ///   - delivery: Where `handler` runs. Default: the main queue.
+  ///   - handler: Receives each state.
+  /// - Returns: A disposable that ends the subscription.
+  @inlinable
+  @discardableResult
+  public func subscribe(
+    on delivery: Delivery = .main,
+    _ handler: @escaping @Sendable (State) -> Void
+  ) -> any Disposable where State: Equatable {
+    subscribe(select: { $0 }, isDuplicate: skipsRepeats(), on: delivery, handler)
+  }
+
   /// Subscribes to a selection of the state; `handler` receives it now, then every time it is
   /// recomputed after an input.
   ///
@@ -49,7 +67,8 @@ extension Store {
   }
 
   /// Subscribes to an `Equatable` selection of the state, skipping repeats: `handler` runs only
-  /// when the selection changes.
+  /// when the selection changes (unless the store was made with
+  /// `automaticallySkipsRepeats: false`).
   ///
   /// ```swift
   /// store.subscribe(select: \.player.level) { level in print("level", level) }
@@ -61,7 +80,14 @@ extension Store {
     on delivery: Delivery = .main,
     _ handler: @escaping @Sendable (Selected) -> Void
   ) -> any Disposable {
-    subscribe(select: select, isDuplicate: { $0 == $1 }, on: delivery, handler)
+    subscribe(select: select, isDuplicate: skipsRepeats(), on: delivery, handler)
+  }
+
+  /// `==`, if the store skips repeats of `Equatable` values (``automaticallySkipsRepeats``).
+  @inlinable
+  func skipsRepeats<Value: Equatable & Sendable>() -> (@Sendable (Value, Value) -> Bool)? {
+    guard engine.automaticallySkipsRepeats else { return nil }
+    return { (previous: Value, next: Value) in previous == next }
   }
 
   /// Subscribes to one element of a collection in the state, by index: `handler` receives the
@@ -111,9 +137,19 @@ extension Store {
   /// Adds a subscriber, held weakly; it receives the current state now, then each change, on the
   /// main actor.
   ///
-  /// The seed's `core.add(subscriber: self)`.
+  /// The seed's `core.add(subscriber: self)`, and ReSwift's `store.subscribe(self)`. Adding a
+  /// subscriber that is already added does nothing: it stays subscribed once, with the
+  /// selection it was first added with, as in ReSwift and the seed. An `Equatable` state is not
+  /// delivered again when equal to the last one (see ``automaticallySkipsRepeats``).
   public func add<S: Subscriber & SendableMetatype>(subscriber: S) where S.StoreState == State {
-    add(subscriber: subscriber, selector: { $0 })
+    add(subscriber: subscriber, selector: { $0 }, isDuplicate: nil)
+  }
+
+  /// Adds a subscriber to an `Equatable` state, skipping a state equal to the last one it
+  /// received unless the store was made with `automaticallySkipsRepeats: false`.
+  public func add<S: Subscriber & SendableMetatype>(subscriber: S)
+  where S.StoreState == State, State: Equatable {
+    add(subscriber: subscriber, selector: { $0 }, isDuplicate: skipsRepeats())
   }
 
   /// Adds a subscriber that receives the part of the state `selector` picks; the selector is
@@ -122,10 +158,40 @@ extension Store {
     subscriber: S,
     selector: @escaping @Sendable (State) -> S.StoreState
   ) {
+    add(subscriber: subscriber, selector: selector, isDuplicate: nil)
+  }
+
+  /// Adds a subscriber to an `Equatable` part of the state, skipping a selection equal to the
+  /// last one it received unless the store was made with `automaticallySkipsRepeats: false`.
+  public func add<S: Subscriber & SendableMetatype>(
+    subscriber: S,
+    selector: @escaping @Sendable (State) -> S.StoreState
+  ) where S.StoreState: Equatable {
+    add(subscriber: subscriber, selector: selector, isDuplicate: skipsRepeats())
+  }
+
+  /// Adds a subscriber that receives the part of the state `selector` picks, skipping a
+  /// selection for which `isDuplicate(last, new)` is `true`: ReSwift's `skipRepeats(_:)` and
+  /// `skip(when:)`; its `only(when:)` is the negation.
+  ///
+  /// ```swift
+  /// store.add(subscriber: view, selector: \.player, isDuplicate: { $0.level == $1.level })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - subscriber: The subscriber, held weakly. Adding one already added does nothing.
+  ///   - selector: Picks what the subscriber receives.
+  ///   - isDuplicate: Whether the new selection (second) repeats the last one received (first);
+  ///     `nil` delivers every one.
+  public func add<S: Subscriber & SendableMetatype>(
+    subscriber: S,
+    selector: @escaping @Sendable (State) -> S.StoreState,
+    isDuplicate: (@Sendable (S.StoreState, S.StoreState) -> Bool)?
+  ) {
     let reference = WeakReference(subscriber)
     let box = SubscriptionBox<State>.make(
       select: selector,
-      isDuplicate: nil,
+      isDuplicate: isDuplicate,
       delivery: .main,
       owner: ObjectIdentifier(subscriber),
       orphaned: { reference.object == nil },

@@ -57,6 +57,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - reentrancy: What to do with an action sent from the store's own processing.
   ///   - scheduler: The clock for command expiry and middleware times.
   ///   - diagnostics: Where diagnostics go; default: IssueReporting.
+  ///   - automaticallySkipsRepeats: Whether a subscription to an `Equatable` state or selection
+  ///     skips a value equal to the last one it received (see ``automaticallySkipsRepeats``).
+  ///     Default `true`, as in ReSwift.
   ///   - reducer: Updates the state in place for an action. It must be pure: it runs with the
   ///     store's lock held, so that it can mutate in place while other threads read `state`.
   public init(
@@ -66,6 +69,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     reentrancy: ReentrancyPolicy = .queue,
     scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil,
+    automaticallySkipsRepeats: Bool = true,
     reducer: @escaping @Sendable (inout State, Action) -> Void
   ) {
     engine = StoreEngine(
@@ -75,7 +79,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       scheduler: scheduler,
       isolation: isolation,
       reentrancy: reentrancy,
-      diagnostics: diagnostics
+      diagnostics: diagnostics,
+      automaticallySkipsRepeats: automaticallySkipsRepeats
     )
     ownsEngine = true
     origin = nil
@@ -108,6 +113,16 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// The current state: the Reactor seed's name (`core.state`) for ``currentState``.
   public var state: State { engine.state }
+
+  /// Whether a subscription to an `Equatable` state or selection skips a value equal to the last
+  /// one it received, unless it says otherwise: ``subscribe(on:_:)``, ``add(subscriber:)``,
+  /// ``subscribe(select:on:_:)``, ``select(_:)``.
+  ///
+  /// `true` unless the store was made with `automaticallySkipsRepeats: false`, as in ReSwift; a
+  /// reactor's `state` stream skips equal states too. The ``states`` stream (of every
+  /// architecture) delivers every state, and a subscription with an explicit `isDuplicate`
+  /// uses it instead.
+  public var automaticallySkipsRepeats: Bool { engine.automaticallySkipsRepeats }
 
   /// Sends an action.
   ///
@@ -315,7 +330,8 @@ extension Store where Action == any Event, State: CascadeStore.State {
     isolation: StoreIsolation = .callerThread,
     reentrancy: ReentrancyPolicy = .queue,
     scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
-    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil,
+    automaticallySkipsRepeats: Bool = true
   ) {
     self.init(
       initialState: state,
@@ -323,7 +339,8 @@ extension Store where Action == any Event, State: CascadeStore.State {
       isolation: isolation,
       reentrancy: reentrancy,
       scheduler: scheduler,
-      diagnostics: diagnostics
+      diagnostics: diagnostics,
+      automaticallySkipsRepeats: automaticallySkipsRepeats
     ) { state, event in state.react(to: event) }
   }
 

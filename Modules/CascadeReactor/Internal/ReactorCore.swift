@@ -192,6 +192,13 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     everyState: Bool,
     counting store: Store<State, Input>
   ) -> Observable<Value, Never> {
-    values.observe(on: scheduler, coalescing: !everyState, counters: store.deliveryCounters)
+    // The first value, the state on subscription, is never coalesced away: a subscriber always
+    // sees the state it subscribed to (ReactorKit's `state.skip(1)` idiom depends on it).
+    values.observe(
+      on: scheduler,
+      coalescing: !everyState,
+      counters: store.deliveryCounters,
+      keepsFirst: true
+    )
   }
 }

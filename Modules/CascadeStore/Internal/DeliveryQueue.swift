@@ -6,12 +6,17 @@ import Synchronization
 /// order otherwise (``Delivery/everyState(_:)``).
 ///
 /// One drain is scheduled at a time and delivers what waits when it runs, so a burst costs one
-/// scheduled job, not one per value. Ending the subscription (``cancel()``) drops what waits at
+/// scheduled job, not one per value. The first value offered — the subscription's initial state —
+/// is never replaced: it is delivered first, then the latest of what followed, so a subscriber
+/// always sees the state it subscribed to (ReactorKit's `state.skip(1)` idiom depends on it). Ending the subscription (``cancel()``) drops what waits at
 /// once — the values are released and leave the backlog — instead of leaving them in the
 /// scheduler's queue until it runs.
 @usableFromInline
 final class DeliveryQueue<Value: Sendable>: Sendable {
   private struct Waiting {
+    /// The first value offered, until delivered: never coalesced away.
+    var initial: Value?
+    var offeredFirst = false
     var values = FIFO<Value>()
     var drainScheduled = false
     var cancelled = false
@@ -45,11 +50,16 @@ final class DeliveryQueue<Value: Sendable>: Sendable {
     let (queued, replaced, drain) = waiting.withLock { waiting -> (Bool, Bool, Int?) in
       guard !waiting.cancelled else { return (false, false, nil) }
       var replaced = false
-      if coalescing, !waiting.values.isEmpty {
-        _ = waiting.values.popFirst()
-        replaced = true
+      if !waiting.offeredFirst {
+        waiting.offeredFirst = true
+        waiting.initial = value
+      } else {
+        if coalescing, !waiting.values.isEmpty {
+          _ = waiting.values.popFirst()
+          replaced = true
+        }
+        waiting.values.append(value)
       }
-      waiting.values.append(value)
       if waiting.drainScheduled { return (true, replaced, nil) }
       waiting.drainScheduled = true
       waiting.drains &+= 1
@@ -77,6 +87,10 @@ final class DeliveryQueue<Value: Sendable>: Sendable {
   ) {
     while true {
       let next = waiting.withLock { waiting -> Value? in
+        if !waiting.cancelled, let initial = waiting.initial {
+          waiting.initial = nil
+          return initial
+        }
         guard !waiting.cancelled, let value = waiting.values.popFirst() else {
           waiting.drainScheduled = false
           waiting.drainItem = nil
@@ -96,10 +110,11 @@ final class DeliveryQueue<Value: Sendable>: Sendable {
     let (dropped, item) = waiting.withLock { waiting -> (Int, (any Disposable)?) in
       waiting.cancelled = true
       defer {
+        waiting.initial = nil
         waiting.values = FIFO()
         waiting.drainItem = nil
       }
-      return (waiting.values.count, waiting.drainItem)
+      return (waiting.values.count + (waiting.initial == nil ? 0 : 1), waiting.drainItem)
     }
     if dropped > 0 { counters?.pending.subtract(dropped, ordering: .relaxed) }
     item?.dispose()

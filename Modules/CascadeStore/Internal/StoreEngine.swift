@@ -27,9 +27,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline typealias Shared = EngineState<State, Action>
 
   // Safety: `storage` guards `Shared`; `reducer`, `step`, `middlewares`, `scheduler`,
-  // `isolation`, `reentrancy` and `diagnostics` are immutable; `processingThread`, `reducing`,
-  // `replays` and `processingReplay` are atomics; `elementGroups` and `collectingCommandInputs`
-  // are only touched by the thread holding the processing token.
+  // `isolation`, `reentrancy`, `diagnostics` and `automaticallySkipsRepeats` are immutable;
+  // `processingThread`, `reducing`, `replays` and `processingReplay` are atomics;
+  // `elementGroups` and `collectingCommandInputs` are only touched by the thread holding the
+  // processing token.
   @usableFromInline let storage: LockedValue<Shared>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
@@ -45,6 +46,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   @usableFromInline let isolation: StoreIsolation
   @usableFromInline let reentrancy: ReentrancyPolicy
   @usableFromInline let diagnostics: @Sendable (StoreDiagnostic) -> Void
+  /// Whether subscriptions to an `Equatable` state or selection skip a value equal to the last
+  /// one delivered, unless they say otherwise (ReSwift's `automaticallySkipsRepeats`).
+  @usableFromInline let automaticallySkipsRepeats: Bool
   /// The resource account current where the store was made: its command tasks and waiting
   /// commands are charged to it, whichever thread starts them, and a queue that processes the
   /// store's inputs runs with it current.
@@ -82,8 +86,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     isolation: StoreIsolation,
     reentrancy: ReentrancyPolicy,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
+    automaticallySkipsRepeats: Bool = true,
     step: EngineStep<State, Action>? = nil
   ) {
+    self.automaticallySkipsRepeats = automaticallySkipsRepeats
     storage = LockedValue(Shared(state: state))
     self.step = step
     self.reducer = reducer

@@ -52,18 +52,26 @@ extension ObservableType {
 
   /// ``observe(on:)`` or, when `coalescing`, ``observeLatest(on:)``, counting the values that
   /// wait and those replaced in `counters`.
+  ///
+  /// For a state stream, whose first value is the state a subscriber subscribed to: with
+  /// `keepsFirst`, that value is never replaced when coalescing; with `firstImmediately`, it is
+  /// delivered at once, on the thread that emits it, and the later ones on `scheduler`.
   @usableFromInline
   package func observe(
     on scheduler: some Scheduler,
     coalescing: Bool,
-    counters: DeliveryCounters?
+    counters: DeliveryCounters?,
+    keepsFirst: Bool = false,
+    firstImmediately: Bool = false
   ) -> Observable<Element, Failure> {
     Observable(unchecked: { observer in
       ObserveOnSink(
         downstream: observer,
         scheduler: scheduler,
         coalescing: coalescing,
-        counters: counters
+        counters: counters,
+        keepsFirst: keepsFirst,
+        firstImmediately: firstImmediately
       ).run(self)
     })
   }
@@ -74,15 +82,21 @@ extension ObservableType {
 private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Element, Failure>,
   @unchecked Sendable
 {
-  // Safety: `queue`, `latest`, `terminal` and `drainScheduled` are guarded by `lock`;
-  // `drainItem` is only replaced from the upstream's events, which never overlap; the rest is
-  // immutable.
+  // Safety: `queue`, `first`, `seenFirst`, `latest`, `terminal` and `drainScheduled` are
+  // guarded by `lock`; `drainItem` is only replaced from the upstream's events, which never
+  // overlap; the rest is immutable.
   private let scheduler: any Scheduler
   private let coalescing: Bool
   private let counters: DeliveryCounters?
+  private let keepsFirst: Bool
+  private let firstImmediately: Bool
   private let drainItem = SerialDisposable()
   /// Every event waiting, when not coalescing.
   private var queue = FIFO<StreamEvent<Element, Failure>>()
+  /// When coalescing with `keepsFirst`: the first value, never replaced, until delivered.
+  private var first: Element?
+  /// Whether a value has arrived.
+  private var seenFirst = false
   /// When coalescing: the one value waiting, then the terminal event.
   private var latest: Element?
   private var terminal: StreamEvent<Element, Failure>?
@@ -92,11 +106,15 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
     downstream: AnyObserver<Element, Failure>,
     scheduler: any Scheduler,
     coalescing: Bool,
-    counters: DeliveryCounters?
+    counters: DeliveryCounters?,
+    keepsFirst: Bool,
+    firstImmediately: Bool
   ) {
+    self.keepsFirst = keepsFirst
     self.scheduler = scheduler
     self.coalescing = coalescing
     self.counters = counters
+    self.firstImmediately = firstImmediately
     super.init(downstream: downstream)
   }
 
@@ -109,19 +127,40 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
 
   private func on(_ event: StreamEvent<Element, Failure>) {
     var replaced = false
+    var immediate = false
     let (accepted, schedule) = lock.withLock { () -> (Bool, Bool) in
       guard !isDisposed else { return (false, false) }
+      var isFirst = false
+      if case .next = event, !seenFirst {
+        seenFirst = true
+        isFirst = true
+        if firstImmediately {
+          immediate = true
+          return (false, false)
+        }
+      }
       if !coalescing {
         queue.append(event)
       } else if case .next(let value) = event {
-        replaced = latest != nil
-        latest = value
+        // The first value is never replaced: a subscriber sees what it subscribed to.
+        if isFirst, keepsFirst {
+          first = value
+        } else {
+          replaced = latest != nil
+          latest = value
+        }
       } else {
         terminal = event
       }
       if drainScheduled { return (true, false) }
       drainScheduled = true
       return (true, true)
+    }
+    // Nothing is queued before the first value, and the upstream's events never overlap: it
+    // can go downstream now, ahead of everything that follows.
+    if immediate {
+      forward(event)
+      return
     }
     if accepted, let counters, case .next = event {
       if replaced {
@@ -152,6 +191,10 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
   /// The next event to deliver, under the lock.
   private func takeNext() -> StreamEvent<Element, Failure>? {
     if !coalescing { return queue.popFirst() }
+    if let value = first {
+      first = nil
+      return .next(value)
+    }
     if let value = latest {
       latest = nil
       return .next(value)
@@ -164,13 +207,14 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
     let dropped = lock.withLock { () -> Int in
       let values =
         coalescing
-        ? (latest == nil ? 0 : 1)
+        ? (latest == nil ? 0 : 1) + (first == nil ? 0 : 1)
         : queue.elements.reduce(0) { count, event in
           if case .next = event { return count + 1 }
           return count
         }
       queue.removeAll()
       latest = nil
+      first = nil
       terminal = nil
       return values
     }
