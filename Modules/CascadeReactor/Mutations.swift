@@ -69,6 +69,13 @@ public struct Mutations<Mutation: Sendable>: Sendable, ExpressibleByArrayLiteral
   /// (the common case) copy and destroy without touching an existential.
   @usableFromInline var later: Later?
 
+  /// Whether there is a stream to start (whose synchronous emissions are reduced at once).
+  @inlinable
+  var startsStream: Bool {
+    guard let work = later?.work, case .stream = work else { return false }
+    return true
+  }
+
   /// The asynchronous work of ``Mutations``, with its id; immutable, replaced when changed.
   @usableFromInline
   final class Later: Sendable {

@@ -71,6 +71,12 @@ public final class StateRelay<Value: Sendable>: ObservableType {
     set { subject.onNext(newValue) }
   }
 
+  /// Makes `value` the current value and emits it to subscribers: RxRelay's and ReactorKit's
+  /// spelling of setting ``value``.
+  public func accept(_ value: Value) {
+    subject.onNext(value)
+  }
+
   /// Subscribes `observer`: the current value, then every new one.
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Value, Observer.Failure == Never {

@@ -57,9 +57,26 @@ extension ReactorCore {
 
   /// Applies the synchronous mutations now and starts the asynchronous work.
   ///
-  /// On the store's processing thread.
+  /// On the store's processing thread. A stream of mutations, and a `transform(mutation:)`
+  /// chain, are started with the reduce window open: what they emit while starting is reduced
+  /// at once, each mutation before the stream goes on (see ``ReduceWindow``).
   @inlinable
   func perform(
+    _ mutations: Mutations<Mutation>,
+    for action: Action,
+    reduceNow: (Input) -> Void
+  ) {
+    if mutationInput == nil, !mutations.startsStream {
+      performNow(mutations, for: action, reduceNow: reduceNow)
+      return
+    }
+    window.open(reducing: reduceNow) {
+      performNow(mutations, for: action, reduceNow: reduceNow)
+    }
+  }
+
+  @inlinable
+  func performNow(
     _ mutations: Mutations<Mutation>,
     for action: Action,
     reduceNow: (Input) -> Void
@@ -88,7 +105,11 @@ extension ReactorCore {
     if let mutationInput {
       deliver = { mutation, _ in mutationInput.onNext(mutation) }
     } else {
-      deliver = { mutation, store in store.send(.mutation(mutation, cause: action)) }
+      deliver = { [window] mutation, store in
+        if !window.reduceIfOpen(.mutation(mutation, cause: action)) {
+          store.send(.mutation(mutation, cause: action))
+        }
+      }
     }
     // Cancel the previous work now, while processing this action, so that what it queued (even
     // ahead of this action's command) is dropped (AT-26).

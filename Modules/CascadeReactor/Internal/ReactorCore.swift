@@ -21,6 +21,9 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   @usableFromInline let actionInput: PublishSubject<Action, Never>?
   /// Where mutations go when `transform(mutation:)` reworks them; `nil` when it leaves them.
   @usableFromInline let mutationInput: PublishSubject<Mutation, Never>?
+  /// Reduces at once the mutations a `mutate` result emits while it starts (see
+  /// ``ReduceWindow``).
+  @usableFromInline let window: ReduceWindow<Input>
   /// The subscriptions of the transformed streams.
   ///
   /// Streams of mutations are effects of the store's registry, cancelled with it.
@@ -87,6 +90,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
     let actionInput = actionsUnchanged ? nil : actions
     let mutationInput = mutationsUnchanged ? nil : mutations
+    let window = ReduceWindow<Input>()
     let scheduler: any Scheduler = reactor.scheduler
     // The store's state stream already replays the current state to each subscriber; it is
     // shared only when `transform(state:)` reworks it, so that the transform runs once.
@@ -111,7 +115,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       scheduler: scheduler,
       deliversEveryState: reactor.deliversEveryState,
       actionInput: actionInput,
-      mutationInput: mutationInput
+      mutationInput: mutationInput,
+      window: window
     )
     // Mutations first: the mutations of actions emitted on subscription (`startWith`) flow
     // through a connected `transform(mutation:)`, as in ReactorKit, whose chain is subscribed
@@ -119,7 +124,12 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let connect = {
       if mutationInput != nil {
         core.streams.insert(
-          transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
+          transformedMutations.subscribe(onNext: { mutation in
+            // Emitted while an action's mutations start: reduced now, as ReactorKit does.
+            if !window.reduceIfOpen(.mutation(mutation, cause: nil)) {
+              store.send(.mutation(mutation, cause: nil))
+            }
+          })
         )
       }
       if actionInput != nil {
@@ -166,8 +176,10 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     scheduler: any CascadeStreams.Scheduler,
     deliversEveryState: Bool,
     actionInput: PublishSubject<Action, Never>?,
-    mutationInput: PublishSubject<Mutation, Never>?
+    mutationInput: PublishSubject<Mutation, Never>?,
+    window: ReduceWindow<Input>
   ) {
+    self.window = window
     self.store = store
     self.stub = stub
     self.stateStream = stateStream

@@ -142,16 +142,11 @@ struct ReactiveFeedbackSystemTests {
     )
     let value = LockedBox<String?>(nil)
     let subscription = loop.states.subscribe(onNext: { value.value = $0 })
-    // FIXME(#33): the loop delivers even the state it replays on subscription on its scheduler,
-    // so a subscriber sees nothing until the scheduler's next turn (the peer emits the initial
-    // state synchronously when started): `states` is `observe(on:)` over the store's states.
-    withKnownIssue("#33: a loop with a scheduler delays its initial state to the next turn") {
-      #expect(value.value == "initial")
-    }
+    // The state subscribed to arrives at once, on the subscribing thread; what follows, on the
+    // loop's scheduler.
+    #expect(value.value == "initial")
     signal.onNext("_a")
-    withKnownIssue("#33: a loop with a scheduler delays its initial state to the next turn") {
-      #expect(value.value == "initial")
-    }
+    #expect(value.value == "initial")
     await scheduler.advance()
     #expect(value.value == "initial_a")
     subscription.dispose()

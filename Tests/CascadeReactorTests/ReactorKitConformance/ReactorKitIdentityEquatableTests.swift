@@ -8,7 +8,6 @@ import Testing
 
 @Suite(.checksResources)
 struct ReactorKitIdentityEquatableTests {
-  #if false  // FIXME(#33): needs `IdentityEquatable` (reactors equal by identity)
   private final class SimpleReactor: Reactor, IdentityEquatable {
     typealias Action = Never
     struct State: Sendable {}
@@ -22,5 +21,4 @@ struct ReactorKitIdentityEquatableTests {
     let reactorB = reactorA
     #expect(reactorA == reactorB)
   }
-  #endif
 }

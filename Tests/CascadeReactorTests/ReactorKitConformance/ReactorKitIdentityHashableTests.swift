@@ -8,7 +8,6 @@ import Testing
 
 @Suite(.checksResources)
 struct ReactorKitIdentityHashableTests {
-  #if false  // FIXME(#33): needs `IdentityHashable` (reactors hashed and equal by identity)
   private final class SimpleReactor: Reactor, IdentityHashable {
     typealias Action = Never
     struct State: Sendable {}
@@ -24,5 +23,4 @@ struct ReactorKitIdentityHashableTests {
     #expect(reactorA.hashValue == reactorB.hashValue)
     #expect(reactorA == reactorB)
   }
-  #endif
 }

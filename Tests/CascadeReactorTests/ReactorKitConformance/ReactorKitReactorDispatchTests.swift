@@ -23,11 +23,6 @@ struct ReactorKitReactorDispatchTests {
 
     var scheduler: any Scheduler { ImmediateScheduler.instance }
 
-    // FIXME(#33): ReactorKit's reactor declares no `mutate`; Cascade does not infer the default
-    // `mutate` (for `Mutation == Action`) of a reactor that declares no `runtime`, so it is
-    // spelled out.
-    func mutate(action: Never) -> Mutations<Never> {}
-
     func transform(action: Observable<Action, Never>) -> Observable<Action, Never> {
       builds.increment()
       return action

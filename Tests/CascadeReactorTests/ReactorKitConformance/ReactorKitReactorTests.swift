@@ -88,13 +88,7 @@ struct ReactorKitReactorTests {
     reactor.action.onNext(.append(["a", "b"]))
     reactor.action.onNext(.append(["c"]))
     reactor.action.onNext(.append(["d", "e", "f"]))
-    // FIXME(#33): a mutation stream's mutations are queued while the stream runs and reduced
-    // after `concat` has subscribed all its parts, so each deferred part reads a stale
-    // `currentState` (the state before the action) and the later characters overwrite the
-    // earlier ones.
-    withKnownIssue("#33: concat/defer mutation streams read stale currentState") {
-      #expect(reactor.currentState.characters == ["a", "b", "c", "d", "e", "f"])
-    }
+    #expect(reactor.currentState.characters == ["a", "b", "c", "d", "e", "f"])
   }
 
   /// A subscriber that arrives after some actions gets the current state, and only it.
@@ -312,10 +306,6 @@ struct ReactorKitReactorTests {
       typealias Mutation = Void
       typealias State = Void
       let initialState: State = ()
-
-      // FIXME(#33): ReactorKit's default `mutate` (no mutations) is missing when `Mutation`
-      // differs from `Action`, so the peer's reactor, which declares none, is spelled out here.
-      func mutate(action: Action) -> Observable<Mutation, Never> {}
     }
 
     final class ChildReactor: ParentReactor<String>, @unchecked Sendable {}

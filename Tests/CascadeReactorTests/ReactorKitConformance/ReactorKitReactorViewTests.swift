@@ -22,11 +22,6 @@ private final class EmptyReactor: Reactor {
   struct State: Sendable {}
 
   let initialState = State()
-
-  // FIXME(#33): ReactorKit's reactor declares only `Action = Never` and `State`; Cascade infers
-  // neither `Mutation` (its default, `Action`) nor the default `mutate` for a reactor that
-  // declares no `mutate` and no `runtime`, so they are spelled out.
-  func mutate(action: Never) -> Mutations<Never> {}
 }
 
 @MainActor

@@ -34,7 +34,6 @@ struct ReactorKitStateRelayTests {
     #expect(latestValue.value == 14)
   }
 
-  #if false  // FIXME(#33): needs `StateRelay.accept(_:)`
   /// Accepting a value makes it the relay's value.
   @Test func testAccept() {
     let relay = StateRelay(0)
@@ -48,7 +47,6 @@ struct ReactorKitStateRelayTests {
     relay.accept(300)
     #expect(relay.value == 300)
   }
-  #endif
 
   /// Releasing a relay does not complete its subscribers: they keep the last value and see no
   /// completion, then or when disposed.
