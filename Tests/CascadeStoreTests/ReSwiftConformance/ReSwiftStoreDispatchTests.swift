@@ -43,14 +43,18 @@ struct ReSwiftStoreDispatchTests {
     #expect(rejected.diagnostics.values.count == 1)
   }
 
+  /// ReSwift's `DispatchingReducer`: a store whose reducer sends to the store itself.
+  struct DispatchingReducerStore {
+    let store: Store<ReSwiftTestAppState, ReSwiftAction>
+    /// The values the reducer set, in order.
+    let reduced: Recorder<Int?>
+    /// The store's diagnostics, described.
+    let diagnostics: Recorder<String>
+  }
+
   /// A store whose reducer sends `setValue(20)` to the store itself while it reduces
-  /// `setValue(10)`, with what it reduced and the diagnostics it reported.
-  static func dispatchingReducerStore(
-    reentrancy: ReentrancyPolicy
-  ) -> (
-    store: Store<ReSwiftTestAppState, ReSwiftAction>, reduced: Recorder<Int?>,
-    diagnostics: Recorder<String>
-  ) {
+  /// `setValue(10)`.
+  static func dispatchingReducerStore(reentrancy: ReentrancyPolicy) -> DispatchingReducerStore {
     let reduced = Recorder<Int?>()
     let diagnostics = Recorder<String>()
     let storeBox = LockedValue<WeakStore?>(nil)
@@ -65,7 +69,7 @@ struct ReSwiftStoreDispatchTests {
       if value == 10 { storeBox.withLock { $0 }?.store?.send(.setValue(20)) }
     }
     storeBox.withLock { $0 = WeakStore(store: store) }
-    return (store, reduced, diagnostics)
+    return DispatchingReducerStore(store: store, reduced: reduced, diagnostics: diagnostics)
   }
 
   /// Holds a store weakly, for a reducer that sends to its own store.
