@@ -137,10 +137,10 @@ extension Store {
   /// Adds a subscriber, held weakly; it receives the current state now, then each change, on the
   /// main actor.
   ///
-  /// The seed's `core.add(subscriber: self)`, and ReSwift's `store.subscribe(self)`. Adding a
-  /// subscriber that is already added does nothing: it stays subscribed once, with the
-  /// selection it was first added with, as in ReSwift and the seed. An `Equatable` state is not
-  /// delivered again when equal to the last one (see ``automaticallySkipsRepeats``).
+  /// The seed's `core.add(subscriber: self)`, and ReSwift's `store.subscribe(self)`. A subscriber
+  /// is subscribed once: adding one that is already added replaces its subscription (with the
+  /// new selection, which receives the current state), as ReSwift does. An `Equatable` state is
+  /// not delivered again when equal to the last one (see ``automaticallySkipsRepeats``).
   public func add<S: Subscriber & SendableMetatype>(subscriber: S) where S.StoreState == State {
     add(subscriber: subscriber, selector: { $0 }, isDuplicate: nil)
   }
@@ -179,7 +179,8 @@ extension Store {
   /// ```
   ///
   /// - Parameters:
-  ///   - subscriber: The subscriber, held weakly. Adding one already added does nothing.
+  ///   - subscriber: The subscriber, held weakly. Adding one already added replaces its
+  ///     subscription.
   ///   - selector: Picks what the subscriber receives.
   ///   - isDuplicate: Whether the new selection (second) repeats the last one received (first);
   ///     `nil` delivers every one.

@@ -185,27 +185,23 @@ extension StoreEngine {
 
   /// Adds `box` to the subscriptions and delivers the current state to it.
   ///
-  /// A box serving an owner (a ``Subscriber``) that already has a live subscription is not
-  /// added: a subscriber is subscribed once, as in ReSwift and the seed's `Core`. An earlier
-  /// subscription whose owner was released (its identifier may now name the new object) is
-  /// removed instead.
+  /// A box serving an owner (a ``Subscriber``) replaces that owner's earlier subscription, as
+  /// ReSwift's `subscribe` does: a subscriber is subscribed once, with the selection it was last
+  /// added with.
   @usableFromInline
   func attach(_ box: SubscriptionBox<State>) {
-    var released: SubscriptionBox<State>?
+    var replaced: SubscriptionBox<State>?
     let attached = storage.withLock { shared -> Bool in
       guard !shared.closed, box.isActive else { return false }
       if let owner = box.owner,
         let index = shared.subscriptions.firstIndex(where: { $0.owner == owner })
       {
-        let existing = shared.subscriptions[index]
-        guard existing.isOrphaned else { return false }
-        shared.subscriptions.remove(at: index)
-        released = existing
+        replaced = shared.subscriptions.remove(at: index)
       }
       shared.subscriptions.append(box)
       return true
     }
-    released?.cancel()
+    replaced?.cancel()
     if attached {
       box.notifyInitial(storage.unsafeValue.pointee.state)
     } else {

@@ -144,9 +144,14 @@ extension Store where State == ReSwiftTestAppState, Action == ReSwiftAction {
   /// The store most of ReSwift's cases build: `Store(reducer: TestReducer().handleAction,
   /// state: TestAppState())`.
   static func reSwiftTestStore(
-    state: ReSwiftTestAppState = ReSwiftTestAppState()
+    state: ReSwiftTestAppState = ReSwiftTestAppState(),
+    automaticallySkipsRepeats: Bool = true
   ) -> Store<ReSwiftTestAppState, ReSwiftAction> {
-    Store(initialState: state, reducer: ReSwiftReducers.testReducer)
+    Store(
+      initialState: state,
+      automaticallySkipsRepeats: automaticallySkipsRepeats,
+      reducer: ReSwiftReducers.testReducer
+    )
   }
 }
 

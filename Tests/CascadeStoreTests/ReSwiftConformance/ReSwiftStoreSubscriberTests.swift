@@ -13,8 +13,8 @@ import Testing
 //   is `isDuplicate: { $0 == $1 }`.
 // - ReSwift skips repeats of an `Equatable` selection by default; so does Cascade's
 //   `subscribe(select:on:_:)` for an `Equatable` selection.
-// - ReSwift's store-wide `automaticallySkipsRepeats: false` is, in Cascade, a choice per
-//   subscription: `isDuplicate: nil` delivers every selection.
+// - ReSwift's store-wide `automaticallySkipsRepeats: false` is the same parameter of Cascade's
+//   `Store`; per subscription, `isDuplicate: nil` delivers every selection.
 // Subscriptions by closure are delivered `.synchronous`ly, as ReSwift's are. Subscribers added
 // with `add(subscriber:)` are delivered on the main actor, where the suite runs: before `send`
 // returns unless another delivery of the shared main scheduler is waiting (another test's, from
@@ -228,10 +228,11 @@ struct ReSwiftStoreSubscriberTests {
   @Test func testPassesOnDuplicateSubstateWhenSkipsFalseWithRegularSubstateSelection() {
     let store = Store(
       initialState: ReSwiftTestStringAppState(),
+      automaticallySkipsRepeats: false,
       reducer: ReSwiftReducers.valueStringReducer
     )
     let subscriber = ReSwiftFilteredSubscriber<String>()
-    store.subscribe(select: { $0.testValue }, isDuplicate: nil, on: .synchronous) {
+    store.subscribe(select: { $0.testValue }, on: .synchronous) {
       subscriber.newState(state: $0)
     }
     #expect(subscriber.receivedValue == "Initial")
@@ -247,10 +248,11 @@ struct ReSwiftStoreSubscriberTests {
   @Test func testPassesOnDuplicateSubstateWhenSkipsFalseWithKeyPath() {
     let store = Store(
       initialState: ReSwiftTestStringAppState(),
+      automaticallySkipsRepeats: false,
       reducer: ReSwiftReducers.valueStringReducer
     )
     let subscriber = ReSwiftFilteredSubscriber<String>()
-    store.subscribe(select: \.testValue, isDuplicate: nil, on: .synchronous) {
+    store.subscribe(select: \.testValue, on: .synchronous) {
       subscriber.newState(state: $0)
     }
     #expect(subscriber.receivedValue == "Initial")
@@ -280,15 +282,8 @@ struct ReSwiftStoreSubscriberTests {
 
     #expect(subscriber.receivedValue?.testValue == "Initial")
     #expect(closureSubscriber.receivedValue?.testValue == "Initial")
-    // FIXME(#33): whole-state subscriptions (`add(subscriber:)` and `subscribe(on:_:)`) deliver
-    // every state, equal or not: they are built with `isDuplicate: nil` whatever the state, where
-    // ReSwift skips repeats of an `Equatable` state by default.
-    withKnownIssue("#33: add(subscriber:) delivers an equal Equatable state again") {
-      #expect(subscriber.newStateCallCount == 1)
-    }
-    withKnownIssue("#33: whole-store subscribe delivers an equal Equatable state again") {
-      #expect(closureSubscriber.newStateCallCount == 1)
-    }
+    #expect(subscriber.newStateCallCount == 1)
+    #expect(closureSubscriber.newStateCallCount == 1)
     store.remove(subscriber: subscriber)
   }
 
@@ -361,10 +356,11 @@ struct ReSwiftStoreSubscriberTests {
   @Test func testPassesOnDuplicateStateUpdatesInCustomizedStore() {
     let store = Store(
       initialState: ReSwiftTestStringAppState(),
+      automaticallySkipsRepeats: false,
       reducer: ReSwiftReducers.valueStringReducer
     )
     let subscriber = ReSwiftFilteredSubscriber<ReSwiftTestStringAppState>()
-    store.subscribe(select: { $0 }, isDuplicate: nil, on: .synchronous) {
+    store.subscribe(on: .synchronous) {
       subscriber.newState(state: $0)
     }
     #expect(subscriber.receivedValue?.testValue == "Initial")

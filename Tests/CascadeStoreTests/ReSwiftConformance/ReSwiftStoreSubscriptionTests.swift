@@ -63,8 +63,6 @@ struct ReSwiftStoreSubscriptionTests {
     #expect(store.subscriptionCount == 0)
   }
 
-  #if false  // FIXME(#33): needs a skip-repeats rule for an added subscriber
-  // (`add(subscriber:selector:isDuplicate:)`), and a second `add` that replaces the first.
   /// Subscribing a subscriber again replaces its subscription with the new one.
   @Test func testDuplicateSubscription() async {
     let store = Store.reSwiftTestStore()
@@ -92,7 +90,6 @@ struct ReSwiftStoreSubscriptionTests {
     #expect(subscriber.newStateCallCount == 3)
     store.remove(subscriber: subscriber)
   }
-  #endif
 
   /// A new subscriber receives the current state at once.
   @Test func testDispatchInitialValue() async {
@@ -192,13 +189,12 @@ struct ReSwiftStoreSubscriptionTests {
     store.add(subscriber: subscriber)
     await store.delivered()
 
-    // FIXME(#33): each `add(subscriber:)` submits a subscription box of its own; nothing looks
-    // for one already registered under the subscriber's `ObjectIdentifier`, so the subscriber
-    // is registered (and delivered to) twice.
-    withKnownIssue("#33: the same subscriber added twice is subscribed twice") {
-      #expect(store.subscriptionCount == 1)
-      #expect(subscriber.newStateCallCount == 1)
-    }
+    #expect(store.subscriptionCount == 1)
+    // The second `add` replaced the first subscription, and delivered the current state again.
+    #expect(subscriber.newStateCallCount == 2)
+    store.send(.tracer)
+    await store.delivered()
+    #expect(subscriber.newStateCallCount == 3)
     store.remove(subscriber: subscriber)
   }
 
@@ -212,12 +208,12 @@ struct ReSwiftStoreSubscriptionTests {
     store.add(subscriber: subscriber, selector: { $0 })
     await store.delivered()
 
-    // FIXME(#33): `add(subscriber:selector:)` submits a new subscription box each time, without
-    // looking for the subscriber's existing one, so it is registered (and delivered to) twice.
-    withKnownIssue("#33: the same subscriber added twice is subscribed twice") {
-      #expect(store.subscriptionCount == 1)
-      #expect(subscriber.newStateCallCount == 1)
-    }
+    #expect(store.subscriptionCount == 1)
+    // The second `add` replaced the first subscription, and delivered the current state again.
+    #expect(subscriber.newStateCallCount == 2)
+    store.send(.tracer)
+    await store.delivered()
+    #expect(subscriber.newStateCallCount == 3)
     store.remove(subscriber: subscriber)
   }
 
@@ -292,7 +288,8 @@ struct ReSwiftStoreSubscriptionTests {
     weak var weakProbe: ReSwiftProbe?
     let subscriber = ReSwiftTestSubscriber<Int?>()
     do {
-      let store = Store.reSwiftTestStore()
+      // As in ReSwift's case: the `Int?` selection is delivered even when unchanged.
+      let store = Store.reSwiftTestStore(automaticallySkipsRepeats: false)
       weakStore = store
       let probe = ReSwiftProbe()
       weakProbe = probe
