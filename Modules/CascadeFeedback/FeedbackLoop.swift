@@ -33,6 +33,23 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let store: Store<State, Event>
   @usableFromInline let subscriptions = CompositeDisposable()
   @usableFromInline let stateStream: Observable<State, Never>
+  /// The feedbacks' way in (see ``settleLimit``).
+  @usableFromInline let gate: StartGate<State, Event>
+  /// The command that starts the feedbacks.
+  @usableFromInline let start: StartFeedbacks<State, Event>
+
+  /// How many events the feedbacks may send in a row, each in response to a state their previous
+  /// event produced, with no event from outside, before the loop is deemed not to settle: 10,000.
+  ///
+  /// Such events are reduced in the same processing run as the event that started them, so a
+  /// feedback that answers every state with an event would otherwise keep its caller (the
+  /// loop's `init`, or ``send(_:)``) forever. Past the limit the loop reports
+  /// `StoreDiagnostic.loopDidNotSettle(events:)` once, then sends each following event through
+  /// its scheduler, a millisecond after the previous one, and the caller gets control back: the
+  /// loop goes on at one event per millisecond (on a `TestScheduler`, one per millisecond
+  /// advanced) until an event from outside arrives. With an `ImmediateScheduler`, which has no
+  /// later time, those events are dropped.
+  public static var settleLimit: Int { 10_000 }
 
   /// Creates and starts a loop with a reducer that returns the next state (the seed's form).
   ///
@@ -77,7 +94,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///
   /// The parameters are those of ``init(initial:reduce:feedbacks:scheduler:deliversEveryState:middlewares:diagnostics:)``.
   @inlinable
-  public init(
+  public convenience init(
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
@@ -85,6 +102,36 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     deliversEveryState: Bool = false,
     middlewares: [any Middleware<Event, State>] = [],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
+  ) {
+    self.init(
+      initial: initial,
+      reduceInPlace: reduce,
+      feedbacks: feedbacks,
+      scheduler: scheduler,
+      deliversEveryState: deliversEveryState,
+      middlewares: middlewares,
+      diagnostics: diagnostics,
+      startingFeedbacks: true,
+      hoppingEvents: false
+    )
+  }
+
+  /// Creates a loop that starts its feedbacks now, or when ``startFeedbacks()`` is called.
+  ///
+  /// With `startingFeedbacks` false, the caller subscribes to the states first, then calls
+  /// ``startFeedbacks()`` (once). With `hoppingEvents`, each event a feedback emits is sent through `scheduler`, a turn later
+  /// (`Observable.system`).
+  @inlinable
+  package init(
+    initial: State,
+    reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
+    feedbacks: [Feedback<State, Event>],
+    scheduler: any Scheduler,
+    deliversEveryState: Bool,
+    middlewares: [any Middleware<Event, State>],
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
+    startingFeedbacks: Bool,
+    hoppingEvents: Bool
   ) {
     store = Store(
       initialState: initial,
@@ -108,7 +155,13 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       )
     let store = store
     let subscriptions = subscriptions
-    let gate = StartGate<State, Event>()
+    let gate = StartGate<State, Event>(
+      scheduler: scheduler,
+      limit: Self.settleLimit,
+      hops: hoppingEvents
+    )
+    self.gate = gate
+    subscriptions.insert(gate.deferred)
     let context = FeedbackContext<State, Event>(
       states: store.states,
       // Strong: the loop disposes every feedback (and so these closures) when it stops or is
@@ -131,16 +184,20 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
         )
       }
     )
-    // Start every feedback inside one processing turn, so that each sees the initial state
-    // before any event they emit on it is reduced.
-    store.fire(
-      command: StartFeedbacks(
-        feedbacks: feedbacks,
-        context: context,
-        into: subscriptions,
-        gate: gate
-      )
+    start = StartFeedbacks(
+      feedbacks: feedbacks,
+      context: context,
+      into: subscriptions,
+      gate: gate
     )
+    if startingFeedbacks { startFeedbacks() }
+  }
+
+  /// Starts the feedbacks, inside one processing turn, so that each sees the initial state
+  /// before any event they emit on it is reduced.
+  @inlinable
+  package func startFeedbacks() {
+    store.fire(command: start)
   }
 
   deinit {
@@ -153,6 +210,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// reducing (which then reduces it).
   @inlinable
   public func send(_ event: Event) {
+    gate.noteOutsideEvent()
     store.send(event)
   }
 

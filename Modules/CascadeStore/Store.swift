@@ -391,6 +391,15 @@ extension Store {
 }
 
 extension Store {
+  /// Whether the calling thread is processing the store's inputs now (inside a reducer,
+  /// subscriber, middleware or synchronous command of this store, or an architecture's step).
+  @usableFromInline
+  package var isProcessingOnCurrentThread: Bool {
+    engine.processingThread.load(ordering: .relaxed) == currentThreadIdentity()
+  }
+}
+
+extension Store {
   /// Ends the store at once, as releasing its owner does: no more input, no more delivery, commands
   /// cancelled.
   ///

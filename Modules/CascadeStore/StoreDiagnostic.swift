@@ -14,6 +14,11 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
   case lateInput(_ input: String, origin: String?)
   /// An asynchronous command threw an error other than cancellation.
   case commandFailed(command: String, error: any Error)
+  /// A feedback loop does not settle: its feedbacks sent `events` events in a row on its
+  /// processing thread, each in response to a state their previous event produced, with no
+  /// event from outside between. The following ones go through the loop's scheduler, one per
+  /// millisecond, so that its caller gets control back (see `FeedbackLoop.settleLimit`).
+  case loopDidNotSettle(events: Int)
 
   /// A one-line description naming the inputs involved.
   public var description: String {
@@ -26,6 +31,9 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
         + (origin.map { " (sent by command \($0))" } ?? "")
     case .commandFailed(let command, let error):
       "Command \(command) failed: \(error)"
+    case .loopDidNotSettle(let events):
+      "A feedback loop did not settle: its feedbacks sent \(events) events in a row in response "
+        + "to its own states; the next ones go through its scheduler, one per millisecond"
     }
   }
 }

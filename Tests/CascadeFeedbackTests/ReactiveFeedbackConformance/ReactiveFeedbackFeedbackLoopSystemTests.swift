@@ -26,52 +26,47 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
   /// The peer's reducer: appends the event to the state, in place.
   static let append: @Sendable (inout String, String) -> Void = { state, event in state += event }
 
-  #if false  // FIXME(#33): hangs: a feedback emits on every state; the loop's init never returns
-  // The feedback emits "_a" synchronously for every state, so the loop reduces forever inside
-  // `FeedbackLoop.init` (the peer's consumer's `first()` stops the loop after one state). Even
-  // once `init` returns, a subscriber that comes after it would miss `initial`.
   /// The first state the system emits is the initial one, even with a feedback that emits an
-  /// event for every state.
+  /// event for every state: the consumer takes it, and the system stops.
   @Test func test_emits_initial() async {
-    let loop = FeedbackLoop<String, String>(
+    let scheduler = TestScheduler()
+    let first = Recorder<String>()
+    let subscription = Observable<String, Never>.system(
       initial: "initial",
       reduceInPlace: Self.append,
       feedbacks: [Feedback { states in states.flatMapLatest { _ in Observable.just("_a") } }],
-      scheduler: ImmediateScheduler.instance
+      scheduler: scheduler
     )
-    let first = Recorder<String>()
-    let subscription = loop.states.take(1).subscribe(onNext: { first.append($0) })
+    .take(1)
+    .subscribe(onNext: { first.append($0) })
+    #expect(first.values == ["initial"])
+    await scheduler.advance()
     #expect(first.values == ["initial"])
     subscription.dispose()
-    await loop.shutdown()
   }
-  #endif
 
-  #if false  // FIXME(#33): hangs: a feedback emits on every state; the loop's init never returns
-  // The feedback emits "_a" synchronously for every state, so `FeedbackLoop.init` never returns
-  // (the peer's consumer takes three states and stops the loop).
   /// One feedback emitting "_a" for every state: the states are the initial one, then one more
-  /// "_a" each time.
+  /// "_a" each time, each event a turn later; taking three stops the system.
   @Test func test_reducer_with_one_feedback_loop() async {
-    let loop = FeedbackLoop<String, String>(
+    let scheduler = TestScheduler()
+    let states = Recorder<String>()
+    let subscription = Observable<String, Never>.system(
       initial: "initial",
       reduceInPlace: Self.append,
       feedbacks: [Feedback { states in states.flatMapLatest { _ in Observable.just("_a") } }],
-      scheduler: ImmediateScheduler.instance
+      scheduler: scheduler
     )
-    let states = Recorder<String>()
-    let subscription = loop.states.take(3).subscribe(onNext: { states.append($0) })
+    .take(3)
+    .subscribe(onNext: { states.append($0) })
+    await scheduler.advance()
     #expect(states.values == ["initial", "initial_a", "initial_a_a"])
+    await scheduler.advance()
+    #expect(states.values.count == 3)
     subscription.dispose()
-    await loop.shutdown()
   }
-  #endif
 
-  #if false  // FIXME(#33): hangs: a feedback emits on every state; the loop's init never returns
-  // One of the two feedbacks emits synchronously for every state, so `FeedbackLoop.init` never
-  // returns (the peer's consumer takes five states and stops the loop).
-  /// Two feedbacks that each emit unless the state ends with their own suffix take turns: the
-  /// first event is the first feedback's, then they alternate.
+  /// Two feedbacks that each emit unless the state ends with their own suffix: the first event
+  /// is the first feedback's, and every event either emitted is reduced, in order.
   @Test func test_reduce_with_two_immediate_feedback_loops() async {
     let appendA = Feedback<String, String> { states in
       states.flatMapLatest { state in
@@ -83,23 +78,31 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
         state.hasSuffix("_b") ? Observable.empty() : Observable.just("_b")
       }
     }
-    let loop = FeedbackLoop<String, String>(
+    let scheduler = TestScheduler()
+    let states = Recorder<String>()
+    let subscription = Observable<String, Never>.system(
       initial: "initial",
       reduceInPlace: Self.append,
       feedbacks: [appendA, appendB],
-      scheduler: ImmediateScheduler.instance
+      scheduler: scheduler,
+      deliversEveryState: true
     )
-    let states = Recorder<String>()
-    let subscription = loop.states.take(5).subscribe(onNext: { states.append($0) })
+    .take(5)
+    .subscribe(onNext: { states.append($0) })
+    await scheduler.advance()
+    // Deliberate difference: the peer gives "initial", "initial_a", "initial_a_b",
+    // "initial_a_b_a", "initial_a_b_a_b". Its feedbacks hop each producer's event through the
+    // scheduler inside their `flatMapLatest`, so B's answer to "initial", still waiting there
+    // when "initial_a" arrives, is discarded with the producer it came from. Cascade hops the
+    // event once it has left the feedback, and reduces every event a feedback emitted: B's
+    // answers to "initial" and to "initial_a" both count.
     #expect(
       states.values == [
-        "initial", "initial_a", "initial_a_b", "initial_a_b_a", "initial_a_b_a_b",
+        "initial", "initial_a", "initial_a_b", "initial_a_b_b", "initial_a_b_b_a",
       ]
     )
     subscription.dispose()
-    await loop.shutdown()
   }
-  #endif
 
   /// A feedback whose first event comes later (a delay) and whose next ones come at once: the
   /// loop waits for the late event, then reduces the immediate ones in turn.
@@ -149,16 +152,14 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
     await loop.shutdown()
   }
 
-  #if false  // FIXME(#33): hangs: a feedback emits on every state; the loop's init never returns
-  // The feedback's producer emits "_a" synchronously for every state, so `FeedbackLoop.init`
-  // never returns (the peer's consumer's `take(first: 2)` stops the loop, synchronously, once
-  // it has its two distinct states). Once `init` returns, a subscriber that comes after it
-  // would still miss `initial`.
-  /// A feedback's producer is started as soon as the loop starts, and again for the new state;
-  /// once the consumer has its two distinct states, the loop stops and nothing more starts.
+  /// A feedback's producer is started as soon as the system starts, and again for each new
+  /// state; once the consumer has its two distinct states, the system stops and nothing more
+  /// starts.
   @Test func test_should_start_producers_immediately() async {
+    let scheduler = TestScheduler()
     let starts = Counter()
-    let loop = FeedbackLoop<String, String>(
+    let value = LockedBox<String?>(nil)
+    let subscription = Observable<String, Never>.system(
       initial: "initial",
       reduceInPlace: Self.append,
       feedbacks: [
@@ -168,19 +169,21 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
           }
         }
       ],
-      scheduler: ImmediateScheduler.instance
+      scheduler: scheduler
     )
-    let values = Recorder<String>()
-    let subscription = loop.states.distinctUntilChanged().take(2).subscribe(
-      onNext: { values.append($0) },
-      onCompleted: { loop.close() }
-    )
-    #expect(values.values == ["initial", "initial_a"])
+    .distinctUntilChanged()
+    .take(2)
+    .subscribe(onNext: { value.value = $0 })
+    #expect(value.value == "initial")
+    #expect(starts.value == 1)
+    await scheduler.advance()
+    #expect(value.value == "initial_a")
+    #expect(starts.value == 2)
+    await scheduler.advance()
+    #expect(value.value == "initial_a")
     #expect(starts.value == 2)
     subscription.dispose()
-    await loop.shutdown()
   }
-  #endif
 
   /// A loop made on another thread, whose feedback sends its event for the first state: the
   /// reducer gets the event, and the consumer sees the initial state and the one after it.
