@@ -52,6 +52,17 @@ extension ObservableType {
 
   /// ``observe(on:)`` or, when `coalescing`, ``observeLatest(on:)``, counting the values that
   /// wait and those replaced in `counters`.
+  @usableFromInline
+  package func observe(
+    on scheduler: some Scheduler,
+    coalescing: Bool,
+    counters: DeliveryCounters?
+  ) -> Observable<Element, Failure> {
+    observe(on: scheduler, coalescing: coalescing, counters: counters, keepsFirst: false)
+  }
+
+  /// ``observe(on:)`` or, when `coalescing`, ``observeLatest(on:)``, counting the values that
+  /// wait and those replaced in `counters`.
   ///
   /// For a state stream, whose first value is the state a subscriber subscribed to: with
   /// `keepsFirst`, that value is never replaced when coalescing; with `firstImmediately`, it is
@@ -61,7 +72,7 @@ extension ObservableType {
     on scheduler: some Scheduler,
     coalescing: Bool,
     counters: DeliveryCounters?,
-    keepsFirst: Bool = false,
+    keepsFirst: Bool,
     firstImmediately: Bool = false
   ) -> Observable<Element, Failure> {
     Observable(unchecked: { observer in
