@@ -19,7 +19,7 @@ public struct Pulse<Value: Sendable>: Sendable {
   }
 
   /// How many times the value was assigned.
-  public private(set) var valueUpdatedCount: UInt = 0
+  public internal(set) var valueUpdatedCount: UInt = 0
 
   /// Creates a pulse holding `wrappedValue`.
   public init(wrappedValue: Value) {

@@ -1,5 +1,6 @@
 public import CascadeStore
 public import CascadeStreams
+public import Synchronization
 
 extension Reactor {
   /// The action input: send actions with `onNext`, or bind a stream to it.
@@ -12,7 +13,7 @@ extension Reactor {
   /// ```
   @inlinable
   public var action: ActionInput<Action> {
-    ActionInput { [weak self] action in self?.send(action) }
+    ActionInput(observers: runtime.actionObservers) { [weak self] action in self?.send(action) }
   }
 
   /// Sends an action: its synchronous mutations are applied before this returns (unless another
@@ -261,17 +262,80 @@ extension Reactor {
   }
 }
 
-/// A reactor's action input: an observer that sends each value as an action.
-public struct ActionInput<Action: Sendable>: ObserverType {
+/// A reactor's action input: an observer that sends each value as an action, and a stream of
+/// the actions sent to the reactor — ReactorKit's `ActionSubject`.
+///
+/// ```swift
+/// button.taps.map { .refresh }.bind(to: reactor.action)
+/// reactor.action.subscribe(onNext: { action in analytics.log(action) })
+/// ```
+///
+/// Subscribing to it observes every action sent to the reactor from then on (through
+/// `reactor.action` or ``Reactor/send(_:)``), after the reactor has handled it, on the sending
+/// thread; it never fails or completes, as `error` and `completed` sent to it are ignored.
+public struct ActionInput<Action: Sendable>: ObserverType, ObservableType {
+  /// The actions.
+  public typealias Element = Action
+  /// It never fails.
+  public typealias Failure = Never
+
   @usableFromInline let send: @Sendable (Action) -> Void
+  @usableFromInline let observers: ActionObservers<Action>
 
   @usableFromInline
-  init(_ send: @escaping @Sendable (Action) -> Void) {
+  init(observers: ActionObservers<Action>, _ send: @escaping @Sendable (Action) -> Void) {
+    self.observers = observers
     self.send = send
   }
 
   /// Sends a value as an action; `error` and `completed` are ignored.
   public func on(_ event: StreamEvent<Action, Never>) {
     if case .next(let action) = event { send(action) }
+  }
+
+  /// Observes the actions sent to the reactor from now on.
+  public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+  where Observer.Element == Action, Observer.Failure == Never {
+    observers.subscribe(observer)
+  }
+
+  /// How many observers the actions have now.
+  public var observerCount: Int { observers.count }
+}
+
+/// The observers of a reactor's actions: a subject made when the first one subscribes, so that
+/// a reactor whose actions nobody observes pays one atomic load per action.
+@usableFromInline
+final class ActionObservers<Action: Sendable>: Sendable {
+  @usableFromInline let observed = Atomic<Bool>(false)
+  private let subject = LockedValue<PublishSubject<Action, Never>?>(nil)
+  private let observerCount = Atomic<Int>(0)
+
+  @usableFromInline init() {}
+
+  @inlinable var isObserved: Bool { observed.load(ordering: .acquiring) }
+
+  var count: Int { observerCount.load(ordering: .relaxed) }
+
+  @usableFromInline
+  func emit(_ action: Action) {
+    subject.withLock { $0 }?.onNext(action)
+  }
+
+  func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
+  where Observer.Element == Action, Observer.Failure == Never {
+    let subject = subject.withLock { subject in
+      if let subject { return subject }
+      let made = PublishSubject<Action, Never>()
+      subject = made
+      return made
+    }
+    observed.store(true, ordering: .releasing)
+    observerCount.add(1, ordering: .relaxed)
+    let subscription = subject.subscribe(observer)
+    return Disposables.create { [self] in
+      subscription.dispose()
+      observerCount.subtract(1, ordering: .relaxed)
+    }
   }
 }

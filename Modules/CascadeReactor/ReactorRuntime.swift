@@ -39,6 +39,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// Where threads that need the core wait while another thread starts the reactor.
   let startWaiters = DispatchSemaphore(value: 0)
   @usableFromInline let stubbed = Atomic<Bool>(false)
+  /// The observers of the reactor's actions (`reactor.action.subscribe(…)`), made on first use.
+  @usableFromInline let actionObservers = ActionObservers<Action>()
 
   /// The core, once built.
   ///
@@ -113,9 +115,12 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
           core.send(action, from: reactor)
         }
       }
-      return
+    } else {
+      sendWhileStarting(action, from: reactor)
     }
-    sendWhileStarting(action, from: reactor)
+    // After the reactor's own handling, as ReactorKit's action subject serves the reactor (its
+    // first observer) first.
+    if actionObservers.isObserved { actionObservers.emit(action) }
   }
 
   // The slow paths below are inlinable so that the core `start` builds is specialized for the

@@ -133,6 +133,31 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     engine.submitAction(action, origin: origin)
   }
 
+  /// Sends an action, and calls `completion` once it has been processed, with the state it
+  /// produced: a way to know when one dispatch has taken effect (ReSwift's dispatch callback).
+  ///
+  /// ```swift
+  /// store.send(.load(page)) { state in print("now at", state.page) }
+  /// ```
+  ///
+  /// `completion` runs on the thread processing the store's inputs, right after the action was
+  /// reduced, its middlewares ran and the synchronous subscribers were notified, with no lock
+  /// held; an input it sends is queued. If the store has shut down, the action is dropped and
+  /// `completion` is not called.
+  public func send(_ action: Action, completion: @escaping @Sendable (State) -> Void) {
+    let origin = origin
+    let engine = engine
+    engine.submit(
+      .run(
+        {
+          engine.process(.action(action, origin: origin), sender: nil)
+          completion(engine.storage.unsafeValue.pointee.state)
+        },
+        dropped: {}
+      )
+    )
+  }
+
   /// Sends an action on behalf of `sender`, which the store's step receives for every input the
   /// sending thread processes (see ``EngineStep``).
   @inlinable

@@ -7,14 +7,18 @@ import Testing
 // ReactiveFeedback's `SignalProducer.feedbackLoop(initial:reduce:feedbacks:)` cases, the system
 // built on its `FeedbackLoop` with a reducer that mutates in place (babylonhealth/
 // ReactiveFeedback, ReactiveFeedbackTests/FeedbackLoopSystemTests.swift), re-expressed on
-// Cascade's `FeedbackLoop(initial:reduceInPlace:feedbacks:scheduler:)`.
+// Cascade's `FeedbackLoop(initial:reduceInPlace:feedbacks:scheduler:)` and its cold form,
+// `Observable.system(initial:reduceInPlace:feedbacks:scheduler:)`.
 //
 // How the peer's vocabulary maps:
 // - The peer's loop has no scheduler: states and events go through synchronously. Cascade's
 //   loop is given `ImmediateScheduler`, which delivers its states the same way.
-// - The system is a producer started by its consumer; a `FeedbackLoop` starts in its `init`,
-//   and its consumer subscribes to `states` afterwards. `take(first:)` on the system ends the
-//   loop; a Cascade loop is ended with `shutdown()`.
+// - The system is a producer started by its consumer: `Observable.system`, one loop per
+//   subscription, whose consumer is attached before the feedbacks start, and which
+//   `take(first:)` ends. Where the peer's feedbacks answer every state with an event, its cases
+//   run on a `TestScheduler`: the cold form sends each such event through the scheduler, a turn
+//   later, so that the consumer can stop the loop (a hot `FeedbackLoop`, which starts in its
+//   `init`, reduces them at once; see `FeedbackLoop.settleLimit`).
 // - `FeedbackLoop.Feedback { state in producer }` restarts its producer on every state:
 //   Cascade's custom form with `flatMapLatest`. `FeedbackLoop.Feedback { state, output in … }`,
 //   which enqueues to its output itself, is `Feedback(start:)` sending through its context.
@@ -189,8 +193,8 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
   /// reducer gets the event, and the consumer sees the initial state and the one after it.
   @Test func test_should_not_miss_delivery_to_reducer_when_started_asynchronously() async {
     let observed = Recorder<String>()
-    let (loop, subscription) = await onOwnThread {
-      let loop = FeedbackLoop<String, String>(
+    let subscription = await onOwnThread {
+      Observable<String, Never>.system(
         initial: "initial",
         reduceInPlace: Self.append,
         feedbacks: [
@@ -200,18 +204,12 @@ struct ReactiveFeedbackFeedbackLoopSystemTests {
         ],
         scheduler: ImmediateScheduler.instance
       )
-      return (loop, loop.states.subscribe(onNext: { observed.append($0) }))
+      .subscribe(onNext: { observed.append($0) })
     }
-    // The reducer did not miss the feedback's event.
-    #expect(loop.currentState == "initial_event")
-    // FIXME(#33): the loop starts, and reduces the event its feedback sends for the initial
-    // state, inside `init`, before anyone can subscribe; the subscriber's replay is
-    // "initial_event" and `initial` is lost (the peer's consumer is attached before the start).
-    withKnownIssue("#33: a late subscriber misses the initial state") {
-      #expect(observed.values == ["initial", "initial_event"])
-    }
+    // The reducer did not miss the feedback's event, and the consumer, attached before the
+    // feedbacks start, saw the initial state first.
+    #expect(observed.values == ["initial", "initial_event"])
     subscription.dispose()
-    await loop.shutdown()
   }
 
   /// A feedback under a predicate sends its events only while the predicate holds: of seven

@@ -6,12 +6,15 @@ import Testing
 
 // ReactiveFeedback's `SignalProducer.system(initial:scheduler:reduce:feedbacks:)` cases
 // (babylonhealth/ReactiveFeedback, ReactiveFeedbackTests/SystemTests.swift), re-expressed on
-// Cascade's `FeedbackLoop(initial:reduce:feedbacks:scheduler:)`.
+// Cascade's `FeedbackLoop(initial:reduce:feedbacks:scheduler:)` and its cold form,
+// `Observable.system(initial:reduce:feedbacks:scheduler:)`.
 //
 // How the peer's vocabulary maps:
-// - The system is a producer started by its consumer; a `FeedbackLoop` starts in its `init`,
-//   and its consumer subscribes to `states` afterwards. `take(first:)` on the system ends the
-//   system; a loop is ended with `shutdown()`.
+// - The system is a producer started by its consumer: `Observable.system`, one loop per
+//   subscription, attached before the feedbacks start, whose feedbacks' events go through the
+//   scheduler as the peer's do, and which `take(first:)` ends. A `FeedbackLoop` is the same
+//   machine kept as an object: it starts in its `init`, its consumers subscribe to `states`
+//   afterwards, and `shutdown()` ends it.
 // - A `Feedback { state in producer }` restarts its producer on every state: Cascade's custom
 //   form with `flatMapLatest` (the mapping in CascadeFeedback's documentation).
 // - The peer's default scheduler (the main queue) becomes `ImmediateScheduler`, and its real
@@ -194,8 +197,8 @@ struct ReactiveFeedbackSystemTests {
     let systemScheduler = SerialDispatchQueueScheduler(label: "ReactiveFeedbackSystemTests")
     let observed = Recorder<String>()
     // The consumer sees every state, as the peer's does (Cascade coalesces by default).
-    let (loop, subscription) = await onOwnThread {
-      let loop = FeedbackLoop<String, String>(
+    let subscription = await onOwnThread {
+      Observable<String, Never>.system(
         initial: "initial",
         reduce: Self.append,
         feedbacks: [
@@ -206,17 +209,11 @@ struct ReactiveFeedbackSystemTests {
         scheduler: systemScheduler,
         deliversEveryState: true
       )
-      return (loop, loop.states.subscribe(onNext: { observed.append($0) }))
+      .subscribe(onNext: { observed.append($0) })
     }
     #expect(await observed.wait { $0.contains("initial_event") })
-    // FIXME(#33): the loop starts in `init`, before anyone can subscribe; when the feedback's
-    // event is reduced on the system queue before the subscription, the subscriber's replay is
-    // "initial_event" and `initial` is lost (the peer's consumer is attached before the start).
-    withKnownIssue("#33: a late subscriber misses the initial state", isIntermittent: true) {
-      #expect(observed.values == ["initial", "initial_event"])
-    }
+    #expect(observed.values == ["initial", "initial_event"])
     subscription.dispose()
-    await loop.shutdown()
   }
 
   /// A feedback under a predicate sends its events only while the predicate holds: of seven

@@ -7,8 +7,9 @@ import Testing
 // ReactorKit's `ActionSubject` cases (ReactorKit/ReactorKit,
 // Tests/ReactorKitTests/ActionSubjectTests.swift). ReactorKit's `ActionSubject` is a subject
 // that ignores `error` and `completed`; Cascade's counterpart is a reactor's action input
-// (`Reactor.action`, an `ActionInput`), an observer that is not itself a stream. What it passes
-// on is read here from the state of a reactor whose state is the last action it got.
+// (`Reactor.action`, an `ActionInput`), an observer of actions and a stream of the actions sent
+// to the reactor. What it passes on is read here from the state of a reactor whose state is the
+// last action it got.
 //
 // Cascade's `HotObservable` plays nothing after a terminal event (RxTest's goes on), so the
 // peer's action after a terminal event is played from a second source bound to the same input.
@@ -29,20 +30,24 @@ private final class LastActionReactor: Reactor {
 struct ReactorKitActionSubjectTests {
   let scheduler = TestScheduler()
 
-  #if false  // FIXME(#33): needs an observable action input (`ActionSubject` with observers)
-  /// The subject counts one observer per live subscription: disposing one removes it.
+  /// The action input counts one observer per live subscription: disposing one removes it;
+  /// each observer sees the actions sent while it is subscribed.
   @Test func testObserversCount_disposable() {
-    let subject = ActionSubject<Int>()
-    let disposable1 = subject.subscribe(onNext: { _ in })
-    #expect(subject.observerCount == 1)
-    let disposable2 = subject.subscribe(onNext: { _ in })
-    #expect(subject.observerCount == 2)
+    let reactor = LastActionReactor()
+    let first = Recorder<Int>()
+    let disposable1 = reactor.action.subscribe(onNext: { first.append($0) })
+    #expect(reactor.action.observerCount == 1)
+    let disposable2 = reactor.action.subscribe(onNext: { _ in })
+    #expect(reactor.action.observerCount == 2)
+    reactor.action.onNext(1)
     disposable2.dispose()
-    #expect(subject.observerCount == 1)
+    #expect(reactor.action.observerCount == 1)
     disposable1.dispose()
-    #expect(subject.observerCount == 0)
+    #expect(reactor.action.observerCount == 0)
+    reactor.action.onNext(2)
+    #expect(first.values == [1])
+    #expect(reactor.currentState == 2)
   }
-  #endif
 
   /// Every action bound to the input passes through, at the time it was sent.
   @Test func testEmitNexts() {

@@ -111,22 +111,18 @@ struct ReSwiftStoreDispatchTests {
     store.remove(subscriber: subscriber)
   }
 
-  #if false  // FIXME(#33): needs a completion for one dispatch (here `run(_:completion:_:)`).
-  /// The callback given with an asynchronous action creator is called once, with the state its
+  /// The callback given with an asynchronous dispatch is called once, with the state its
   /// action produced.
   @Test func testCallsCallbackOnce() async {
     let store = Store.reSwiftTestStore()
     let callbacks = Recorder<Int?>()
-    store.run(
-      "asyncActionCreator",
-      completion: { state in callbacks.append(state.testValue) }
-    ) { _, store in
+    store.run("asyncActionCreator") { _, store in
       await Task.yield()
-      store.send(.setValue(5))
+      store.send(.setValue(5)) { state in callbacks.append(state.testValue) }
     }
     #expect(await callbacks.wait(forCount: 1))
     await store.finish()
     #expect(callbacks.values == [5])
+    #expect(store.currentState.testValue == 5)
   }
-  #endif
 }
