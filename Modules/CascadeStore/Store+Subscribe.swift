@@ -203,7 +203,7 @@ extension Store {
     engine.submit(.subscribe(box))
   }
 
-  /// Removes a subscriber added with ``add(subscriber:)``.
+  /// Removes a subscriber added with ``add(subscriber:)-55g4m``.
   public func remove<S: Subscriber>(subscriber: S) {
     engine.detach(owner: ObjectIdentifier(subscriber))
   }

@@ -115,8 +115,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public var state: State { engine.state }
 
   /// Whether a subscription to an `Equatable` state or selection skips a value equal to the last
-  /// one it received, unless it says otherwise: ``subscribe(on:_:)``, ``add(subscriber:)``,
-  /// ``subscribe(select:on:_:)``, ``select(_:)``.
+  /// one it received, unless it says otherwise: ``subscribe(on:_:)-7gwjp``, ``add(subscriber:)-5zzpk``,
+  /// ``subscribe(select:on:_:)``, ``select(_:)-1api0``.
   ///
   /// `true` unless the store was made with `automaticallySkipsRepeats: false`, as in ReSwift; a
   /// reactor's `state` stream skips equal states too. The ``states`` stream (of every
