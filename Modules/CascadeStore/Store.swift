@@ -416,6 +416,27 @@ extension Store {
 }
 
 extension Store {
+  /// Runs `body` with the reduce window open: an input sent on this thread meanwhile through
+  /// ``reduceNowIfWindowOpen(_:)`` is reduced at once, with the store's reducer, instead of
+  /// being queued.
+  ///
+  /// For an architecture that starts work while processing one input, on the processing thread:
+  /// a reactor opens it while an action's mutation stream starts, so that each mutation the
+  /// stream emits synchronously is reduced before the stream goes on (ReactorKit's order).
+  @inlinable
+  package func withReduceWindow(_ body: () -> Void) {
+    engine.withReduceWindow(body)
+  }
+
+  /// Reduces `input` now, with the store's reducer, if the calling thread has the reduce window
+  /// open (``withReduceWindow(_:)``); `false` if it has not, and the input must be sent.
+  @inlinable
+  package func reduceNowIfWindowOpen(_ input: Action) -> Bool {
+    engine.reduceNowIfWindowOpen(input)
+  }
+}
+
+extension Store {
   /// Whether the calling thread is processing the store's inputs now (inside a reducer,
   /// subscriber, middleware or synchronous command of this store, or an architecture's step).
   @usableFromInline

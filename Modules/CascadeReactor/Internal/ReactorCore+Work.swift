@@ -58,8 +58,10 @@ extension ReactorCore {
   /// Applies the synchronous mutations now and starts the asynchronous work.
   ///
   /// On the store's processing thread. A stream of mutations, and a `transform(mutation:)`
-  /// chain, are started with the reduce window open: what they emit while starting is reduced
-  /// at once, each mutation before the stream goes on (see ``ReduceWindow``).
+  /// chain, are started with the store's reduce window open: each mutation they emit while
+  /// starting is reduced at once, before the stream goes on, as ReactorKit reduces right after
+  /// each mutation — a `defer` block that reads `currentState` sees the mutations emitted before
+  /// it (`Store.withReduceWindow`).
   @inlinable
   func perform(
     _ mutations: Mutations<Mutation>,
@@ -70,7 +72,7 @@ extension ReactorCore {
       performNow(mutations, for: action, reduceNow: reduceNow)
       return
     }
-    window.open(reducing: reduceNow) {
+    store.withReduceWindow {
       performNow(mutations, for: action, reduceNow: reduceNow)
     }
   }
@@ -104,12 +106,15 @@ extension ReactorCore {
     let deliver: @Sendable (Mutation, Store<State, Input>) -> Void
     if let mutationInput {
       deliver = { mutation, _ in mutationInput.onNext(mutation) }
-    } else {
-      deliver = { [window] mutation, store in
-        if !window.reduceIfOpen(.mutation(mutation, cause: action)) {
+    } else if case .stream = work {
+      deliver = { mutation, store in
+        // Emitted while the stream starts: reduced now (see `perform`).
+        if !store.reduceNowIfWindowOpen(.mutation(mutation, cause: action)) {
           store.send(.mutation(mutation, cause: action))
         }
       }
+    } else {
+      deliver = { mutation, store in store.send(.mutation(mutation, cause: action)) }
     }
     // Cancel the previous work now, while processing this action, so that what it queued (even
     // ahead of this action's command) is dropped (AT-26).

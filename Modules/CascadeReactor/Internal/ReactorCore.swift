@@ -21,9 +21,6 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   @usableFromInline let actionInput: PublishSubject<Action, Never>?
   /// Where mutations go when `transform(mutation:)` reworks them; `nil` when it leaves them.
   @usableFromInline let mutationInput: PublishSubject<Mutation, Never>?
-  /// Reduces at once the mutations a `mutate` result emits while it starts (see
-  /// ``ReduceWindow``).
-  @usableFromInline let window: ReduceWindow<Input>
   /// The subscriptions of the transformed streams.
   ///
   /// Streams of mutations are effects of the store's registry, cancelled with it.
@@ -47,8 +44,14 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       reentrancy: .queue,
       scheduler: reactor.scheduler,
       diagnostics: reactor.diagnostics,
-      // Unused: the step passes the reducer, with the reactor it already holds.
-      reducer: { _, _ in },
+      // Only for the mutations a stream emits while it starts (`Store.reduceNowIfWindowOpen`):
+      // otherwise the step passes the reducer, with the reactor it already holds.
+      reducer: { state, input in
+        guard case .mutation(let mutation, _) = input, let reactor = weakReactor.reactor else {
+          return
+        }
+        reactor.reduce(into: &state, mutation: mutation)
+      },
       step: { input, sender, isReplay, reduceNow in
         // A sender processing its own action passes its reactor, which it keeps alive for the
         // call: no weak load. Otherwise (an input queued by another thread, or sent by a stream)
@@ -90,7 +93,6 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
     let actionInput = actionsUnchanged ? nil : actions
     let mutationInput = mutationsUnchanged ? nil : mutations
-    let window = ReduceWindow<Input>()
     let scheduler: any Scheduler = reactor.scheduler
     // The store's state stream already replays the current state to each subscriber; it is
     // shared only when `transform(state:)` reworks it, so that the transform runs once.
@@ -115,8 +117,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       scheduler: scheduler,
       deliversEveryState: reactor.deliversEveryState,
       actionInput: actionInput,
-      mutationInput: mutationInput,
-      window: window
+      mutationInput: mutationInput
     )
     // Mutations first: the mutations of actions emitted on subscription (`startWith`) flow
     // through a connected `transform(mutation:)`, as in ReactorKit, whose chain is subscribed
@@ -126,7 +127,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
         core.streams.insert(
           transformedMutations.subscribe(onNext: { mutation in
             // Emitted while an action's mutations start: reduced now, as ReactorKit does.
-            if !window.reduceIfOpen(.mutation(mutation, cause: nil)) {
+            if !store.reduceNowIfWindowOpen(.mutation(mutation, cause: nil)) {
               store.send(.mutation(mutation, cause: nil))
             }
           })
@@ -176,10 +177,8 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     scheduler: any CascadeStreams.Scheduler,
     deliversEveryState: Bool,
     actionInput: PublishSubject<Action, Never>?,
-    mutationInput: PublishSubject<Mutation, Never>?,
-    window: ReduceWindow<Input>
+    mutationInput: PublishSubject<Mutation, Never>?
   ) {
-    self.window = window
     self.store = store
     self.stub = stub
     self.stateStream = stateStream

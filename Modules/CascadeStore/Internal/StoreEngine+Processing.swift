@@ -93,6 +93,24 @@ extension StoreEngine {
     if hasParked { runParkedCommands() }
   }
 
+  /// Runs `body` with the reduce window open on this thread (see `Store.withReduceWindow`).
+  @inlinable
+  func withReduceWindow(_ body: () -> Void) {
+    let outer = reduceWindowThread.exchange(currentThreadIdentity(), ordering: .relaxed)
+    body()
+    reduceWindowThread.store(outer, ordering: .relaxed)
+  }
+
+  /// Reduces `input` now if this thread has the reduce window open; `false` if it has not.
+  @inlinable
+  func reduceNowIfWindowOpen(_ input: Action) -> Bool {
+    guard reduceWindowThread.load(ordering: .relaxed) == currentThreadIdentity() else {
+      return false
+    }
+    apply(input, mark: nil, reducer: reducer)
+    return true
+  }
+
   @inlinable
   func notify(_ subscriptions: [SubscriptionBox<State>]) {
     guard !subscriptions.isEmpty else { return }

@@ -28,7 +28,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   // Safety: `storage` guards `Shared`; `reducer`, `step`, `middlewares`, `scheduler`,
   // `isolation`, `reentrancy`, `diagnostics` and `automaticallySkipsRepeats` are immutable;
-  // `processingThread`, `reducing`, `replays` and `processingReplay` are atomics;
+  // `processingThread`, `reducing`, `replays`, `processingReplay` and `reduceWindowThread` are
+  // atomics;
   // `elementGroups` and `collectingCommandInputs` are only touched by the thread holding the
   // processing token.
   @usableFromInline let storage: LockedValue<Shared>
@@ -77,6 +78,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// processing thread only: an atomic, not a `var`, only because a class's `var` costs an
   /// exclusivity check on each access, which the reactor's hot path would pay per action).
   @usableFromInline let processingReplay = Atomic<Bool>(false)
+  /// The thread on which inputs sent now are reduced at once rather than queued, or 0: the
+  /// processing thread, while an architecture starts the work of one input (see
+  /// ``Store/withReduceWindow(_:)``).
+  @usableFromInline let reduceWindowThread = Atomic<UInt>(0)
 
   init(
     state: State,
