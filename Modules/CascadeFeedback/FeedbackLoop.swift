@@ -39,7 +39,9 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let start: StartFeedbacks<State, Event>
 
   /// How many events the feedbacks may send in a row, each in response to a state their previous
-  /// event produced, with no event from outside, before the loop is deemed not to settle: 10,000.
+  /// event produced, with no event from outside, before the loop is deemed not to settle:
+  /// 1,000,000 (a loop that legitimately runs a long chain, W5's 100,000 steps, stays well
+  /// below).
   ///
   /// Such events are reduced in the same processing run as the event that started them, so a
   /// feedback that answers every state with an event would otherwise keep its caller (the
@@ -47,9 +49,9 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// `StoreDiagnostic.loopDidNotSettle(events:)` once, then sends each following event through
   /// its scheduler, a millisecond after the previous one, and the caller gets control back: the
   /// loop goes on at one event per millisecond (on a `TestScheduler`, one per millisecond
-  /// advanced) until an event from outside arrives. With an `ImmediateScheduler`, which has no
-  /// later time, those events are dropped.
-  public static var settleLimit: Int { 10_000 }
+  /// advanced) until an event from outside arrives. An `ImmediateScheduler` has no later time:
+  /// the loop reports the diagnostic and goes on at once, losing no event.
+  public static var settleLimit: Int { 1_000_000 }
 
   /// Creates and starts a loop with a reducer that returns the next state (the seed's form).
   ///
@@ -112,15 +114,17 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       middlewares: middlewares,
       diagnostics: diagnostics,
       startingFeedbacks: true,
-      hoppingEvents: false
+      hoppingEvents: false,
+      settleLimit: Self.settleLimit
     )
   }
 
   /// Creates a loop that starts its feedbacks now, or when ``startFeedbacks()`` is called.
   ///
   /// With `startingFeedbacks` false, the caller subscribes to the states first, then calls
-  /// ``startFeedbacks()`` (once). With `hoppingEvents`, each event a feedback emits is sent through `scheduler`, a turn later
-  /// (`Observable.system`).
+  /// ``startFeedbacks()`` (once). With `hoppingEvents`, each event a feedback emits is sent
+  /// through `scheduler`, a turn later (`Observable.system`). `settleLimit` is ``settleLimit``,
+  /// or a smaller one in tests.
   @inlinable
   package init(
     initial: State,
@@ -131,7 +135,8 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     middlewares: [any Middleware<Event, State>],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
     startingFeedbacks: Bool,
-    hoppingEvents: Bool
+    hoppingEvents: Bool,
+    settleLimit: Int
   ) {
     store = Store(
       initialState: initial,
@@ -157,7 +162,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     let subscriptions = subscriptions
     let gate = StartGate<State, Event>(
       scheduler: scheduler,
-      limit: Self.settleLimit,
+      limit: settleLimit,
       hops: hoppingEvents
     )
     self.gate = gate

@@ -82,7 +82,8 @@ extension Observable where Failure == Never, Element: Sendable {
         middlewares: [],
         diagnostics: diagnostics,
         startingFeedbacks: false,
-        hoppingEvents: true
+        hoppingEvents: true,
+        settleLimit: FeedbackLoop<Element, Event>.settleLimit
       )
       let subscription = loop.states.subscribe(observer)
       loop.startFeedbacks()

@@ -280,10 +280,10 @@ public struct ActionInput<Action: Sendable>: ObserverType, ObservableType {
   public typealias Failure = Never
 
   @usableFromInline let send: @Sendable (Action) -> Void
-  @usableFromInline let observers: ActionObservers<Action>
+  @usableFromInline let observers: ActionObservers
 
   @usableFromInline
-  init(observers: ActionObservers<Action>, _ send: @escaping @Sendable (Action) -> Void) {
+  init(observers: ActionObservers, _ send: @escaping @Sendable (Action) -> Void) {
     self.observers = observers
     self.send = send
   }
@@ -304,11 +304,14 @@ public struct ActionInput<Action: Sendable>: ObserverType, ObservableType {
 }
 
 /// The observers of a reactor's actions: a subject made when the first one subscribes, so that
-/// a reactor whose actions nobody observes pays one atomic load per action.
+/// a reactor whose actions nobody observes pays one load per action.
+///
+/// Not generic, so that the check on every action reads a field at a fixed offset; the subject
+/// (a `PublishSubject` of the reactor's actions) is kept type-erased.
 @usableFromInline
-final class ActionObservers<Action: Sendable>: Sendable {
+final class ActionObservers: Sendable {
   @usableFromInline let observed = Atomic<Bool>(false)
-  private let subject = LockedValue<PublishSubject<Action, Never>?>(nil)
+  private let subject = LockedValue<(any Sendable)?>(nil)
   private let observerCount = Atomic<Int>(0)
 
   @usableFromInline init() {}
@@ -318,15 +321,15 @@ final class ActionObservers<Action: Sendable>: Sendable {
   var count: Int { observerCount.load(ordering: .relaxed) }
 
   @usableFromInline
-  func emit(_ action: Action) {
-    subject.withLock { $0 }?.onNext(action)
+  func emit<Action: Sendable>(_ action: Action) {
+    (subject.withLock { $0 } as? PublishSubject<Action, Never>)?.onNext(action)
   }
 
   func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
-  where Observer.Element == Action, Observer.Failure == Never {
-    let subject = subject.withLock { subject in
-      if let subject { return subject }
-      let made = PublishSubject<Action, Never>()
+  where Observer.Failure == Never {
+    let subject = subject.withLock { subject -> PublishSubject<Observer.Element, Never> in
+      if let existing = subject as? PublishSubject<Observer.Element, Never> { return existing }
+      let made = PublishSubject<Observer.Element, Never>()
       subject = made
       return made
     }

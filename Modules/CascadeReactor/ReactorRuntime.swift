@@ -39,8 +39,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// Where threads that need the core wait while another thread starts the reactor.
   let startWaiters = DispatchSemaphore(value: 0)
   @usableFromInline let stubbed = Atomic<Bool>(false)
-  /// The observers of the reactor's actions (`reactor.action.subscribe(…)`), made on first use.
-  @usableFromInline let actionObservers = ActionObservers<Action>()
+  /// The observers of the reactor's actions (`reactor.action.subscribe(…)`).
+  @usableFromInline let actionObservers = ActionObservers()
 
   /// The core, once built.
   ///

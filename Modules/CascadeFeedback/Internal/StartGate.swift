@@ -14,7 +14,8 @@ public import Synchronization
 /// `send`, or an event from another thread), the loop reports
 /// `StoreDiagnostic.loopDidNotSettle` once and sends each following one through its scheduler, a
 /// millisecond later: the caller gets control back, and the loop goes on at one event per
-/// millisecond (with an `ImmediateScheduler`, which has no later time, they are dropped).
+/// millisecond. An `ImmediateScheduler` has no later time: the loop reports and goes on at once,
+/// losing nothing.
 @usableFromInline
 final class StartGate<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let starting = Atomic<Bool>(true)
@@ -80,7 +81,10 @@ final class StartGate<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline
   func deferSend(_ event: Event, through target: Store<State, Event>, reporting: Bool) {
     if reporting { target.report(.loopDidNotSettle(events: limit)) }
-    if scheduler is ImmediateScheduler { return }
+    if scheduler is ImmediateScheduler {
+      target.send(event)
+      return
+    }
     deferred.replace(
       with: scheduler.schedule(after: StartGate.unsettledDelay) { target.send(event) }
     )
