@@ -166,7 +166,6 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       hops: hoppingEvents
     )
     self.gate = gate
-    subscriptions.insert(gate.deferred)
     let context = FeedbackContext<State, Event>(
       states: store.states,
       // Strong: the loop disposes every feedback (and so these closures) when it stops or is

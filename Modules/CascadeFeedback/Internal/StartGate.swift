@@ -25,8 +25,6 @@ final class StartGate<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let chain = Atomic<Int>(0)
   @usableFromInline let limit: Int
   @usableFromInline let scheduler: any Scheduler
-  /// The event sent a millisecond later, once the chain passed the limit; disposed with the loop.
-  @usableFromInline let deferred = SerialDisposable()
 
   /// Whether every event goes through the scheduler, a turn later (`Observable.system`).
   @usableFromInline let hops: Bool
@@ -85,9 +83,10 @@ final class StartGate<State: Sendable, Event: Sendable>: Sendable {
       target.send(event)
       return
     }
-    deferred.replace(
-      with: scheduler.schedule(after: StartGate.unsettledDelay) { target.send(event) }
-    )
+    // Not kept for disposal: a loop shut down by then drops it here.
+    _ = scheduler.schedule(after: StartGate.unsettledDelay) {
+      if !target.isShutDown { target.send(event) }
+    }
   }
 
   /// Keeps `event` if the loop is still starting its feedbacks; returns whether it did.
