@@ -14,8 +14,9 @@ public import CascadeStreams
 /// **Cost.** An `Observable` is a stream to subscribe per action (a subscription, its disposable,
 /// and the reactor's bookkeeping of work in flight), where `Mutations` holding one synchronous
 /// mutation costs no allocation at all. A mutation that a stream emits on subscription, such as
-/// `Observable.just`'s, is still applied before `send` returns (it is queued behind the action
-/// being processed, as every mutation sent while the reactor processes is). Prefer ``Mutations``
+/// `Observable.just`'s, is applied before `send` returns, at once, before the stream goes on (so
+/// a `concat` of `defer` blocks reading `currentState` sees each earlier mutation, as in
+/// ReactorKit). Prefer ``Mutations``
 /// where the action rate matters; the `Observable` form is there so that ReactorKit reactors port
 /// unchanged.
 ///
