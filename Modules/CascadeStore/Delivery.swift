@@ -10,8 +10,9 @@ public enum Delivery: Sendable {
   ///
   /// At most one delivery per subscription waits on the scheduler; a state that arrives while
   /// it waits replaces the waiting one (``Store/coalescedDeliveries`` counts them). So a slow
-  /// subscriber never builds a backlog, and memory stays flat through a burst of inputs. Use
-  /// ``everyState(_:)`` for every state, in order.
+  /// subscriber never builds a backlog, and memory stays flat through a burst of inputs. The
+  /// first state, the one subscribed to, is never replaced: it is delivered first, then the
+  /// latest. Use ``everyState(_:)`` for every state, in order.
   case scheduler(any Scheduler)
   /// Through `scheduler`, every state, in order on a serial scheduler: an unbounded FIFO of
   /// deliveries, which grows while the subscriber is behind (``Store/deliveryBacklog``).
