@@ -34,7 +34,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let subscriptions = CompositeDisposable()
   @usableFromInline let stateStream: Observable<State, Never>
   /// The feedbacks' way in (see ``settleLimit``).
-  @usableFromInline let gate: StartGate<State, Event>
+  @usableFromInline let gate: FeedbackGate<State, Event>
   /// The command that starts the feedbacks.
   @usableFromInline let start: StartFeedbacks<State, Event>
 
@@ -160,7 +160,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       )
     let store = store
     let subscriptions = subscriptions
-    let gate = StartGate<State, Event>(
+    let gate = FeedbackGate<State, Event>(
       scheduler: scheduler,
       limit: settleLimit,
       hops: hoppingEvents
@@ -314,14 +314,14 @@ struct StartFeedbacks<State: Sendable, Event: Sendable>: Command {
   @usableFromInline let context: FeedbackContext<State, Event>
   @usableFromInline let into: CompositeDisposable
   /// Holds what feedbacks emit while they start, until all have subscribed to the states.
-  @usableFromInline let gate: StartGate<State, Event>
+  @usableFromInline let gate: FeedbackGate<State, Event>
 
   @usableFromInline
   init(
     feedbacks: [Feedback<State, Event>],
     context: FeedbackContext<State, Event>,
     into: CompositeDisposable,
-    gate: StartGate<State, Event>
+    gate: FeedbackGate<State, Event>
   ) {
     self.feedbacks = feedbacks
     self.context = context

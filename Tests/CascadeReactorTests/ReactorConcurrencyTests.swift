@@ -37,6 +37,57 @@ struct ReactorConcurrencyTests {
 
   // AT-10: 16 threads × 1,000 increments, 3 subscribers: the final state is 16,000, `reduce`
   // never overlapped, each subscriber's sequence is strictly increasing and ends at 16,000.
+  /// ReactorKit's generic, subclassed reactor (`@unchecked Sendable`: a non-final class cannot be
+  /// checked), written as ReactorKit's users write it: no `runtime`, and `mutate` returning a
+  /// `concat` of `defer` blocks that read `currentState` (reduced at once, in the store's reduce
+  /// window).
+  // Safety: stores only immutable `let`s of `Sendable` types; the state is the runtime's.
+  class GenericParentReactor<T>: Reactor, @unchecked Sendable {
+    typealias Action = Int
+    typealias State = Int
+    let initialState = 0
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+
+    func mutate(action: Int) -> Observable<Int, Never> {
+      // Two halves: the second reads the state the first produced.
+      .concat(
+        .just(action),
+        .deferred { [weak self] in .just(self.map { $0.currentState % 2 } ?? 0) }
+      )
+    }
+
+    func reduce(state: Int, mutation: Int) -> Int { state + mutation }
+  }
+
+  // Safety: adds no stored property to its `@unchecked Sendable` parent.
+  final class GenericChildReactor: GenericParentReactor<String>, @unchecked Sendable {}
+
+  // The subclassed ReactorKit form from 8 threads at once, with observers of its actions
+  // subscribing and leaving meanwhile: every action is reduced, and every observer sees only
+  // actions (ThreadSanitizer checks the runtime, the reduce window and the action observers).
+  @Test func aSubclassedReactorKitFormUnderContention() async {
+    let reactor = GenericChildReactor()
+    let observed = Counter()
+    let perThread = 200
+    let done = await runOnThreads(8) { thread in
+      for index in 0..<perThread {
+        if index % 50 == 0 {
+          let subscription = reactor.action.subscribe(onNext: { _ in observed.increment() })
+          reactor.send(1)
+          subscription.dispose()
+        } else {
+          reactor.send(1)
+        }
+      }
+    }
+    #expect(done)
+    // Each action adds 1, then 0 or 1 (the parity the deferred half reads): at least one each.
+    #expect(reactor.currentState >= 8 * perThread)
+    #expect(reactor.action.observerCount == 0)
+    #expect(observed.value >= 8 * perThread / 50)
+  }
+
   @Test func noLostOrDuplicatedActions() async {
     let reactor = CounterReactor()
     let violations = Counter()

@@ -17,7 +17,7 @@ public import Synchronization
 /// millisecond. An `ImmediateScheduler` has no later time: the loop reports and goes on at once,
 /// losing nothing.
 @usableFromInline
-final class StartGate<State: Sendable, Event: Sendable>: Sendable {
+final class FeedbackGate<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let starting = Atomic<Bool>(true)
   /// Each held event with the handle it was sent through (an effect's, or the loop's store).
   @usableFromInline let held = LockedValue<[(Event, Store<State, Event>)]?>([])
@@ -84,7 +84,7 @@ final class StartGate<State: Sendable, Event: Sendable>: Sendable {
       return
     }
     // Not kept for disposal: a loop shut down by then drops it here.
-    _ = scheduler.schedule(after: StartGate.unsettledDelay) {
+    _ = scheduler.schedule(after: FeedbackGate.unsettledDelay) {
       if !target.isShutDown { target.send(event) }
     }
   }
