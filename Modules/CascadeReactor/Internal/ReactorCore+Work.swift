@@ -57,18 +57,21 @@ extension ReactorCore {
 
   /// Applies the synchronous mutations now and starts the asynchronous work.
   ///
-  /// On the store's processing thread. A stream of mutations, and a `transform(mutation:)`
-  /// chain, are started with the store's reduce window open: each mutation they emit while
-  /// starting is reduced at once, before the stream goes on, as ReactorKit reduces right after
-  /// each mutation — a `defer` block that reads `currentState` sees the mutations emitted before
-  /// it (`Store.withReduceWindow`).
+  /// On the store's processing thread. A stream of mutations is started with the store's reduce
+  /// window open: each mutation it emits while starting is reduced at once, before the stream
+  /// goes on, as ReactorKit reduces right after each mutation — a `defer` block that reads
+  /// `currentState` sees the mutations emitted before it (`Store.withReduceWindow`).
+  ///
+  /// Not through a `transform(mutation:)` chain: it merges other sources, whose mutations sent
+  /// from other threads are queued, and one of them drained on this thread must not overtake
+  /// them; there each mutation is queued behind the action, as before.
   @inlinable
   func perform(
     _ mutations: Mutations<Mutation>,
     for action: Action,
     reduceNow: (Input) -> Void
   ) {
-    if mutationInput == nil, !mutations.startsStream {
+    if mutationInput != nil || !mutations.startsStream {
       performNow(mutations, for: action, reduceNow: reduceNow)
       return
     }

@@ -125,12 +125,7 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     let connect = {
       if mutationInput != nil {
         core.streams.insert(
-          transformedMutations.subscribe(onNext: { mutation in
-            // Emitted while an action's mutations start: reduced now, as ReactorKit does.
-            if !store.reduceNowIfWindowOpen(.mutation(mutation, cause: nil)) {
-              store.send(.mutation(mutation, cause: nil))
-            }
-          })
+          transformedMutations.subscribe(onNext: { store.send(.mutation($0, cause: nil)) })
         )
       }
       if actionInput != nil {
