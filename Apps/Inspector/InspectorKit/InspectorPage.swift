@@ -91,6 +91,10 @@ enum InspectorPage {
     let live = false, allSteps = 0, summaryText = "";
     const token = new URLSearchParams(location.search).get("token");
     const pages = new Map();
+    // The steps already shown, by filter and position: a recorded step never changes, so a row
+    // redrawn when the live app adds steps shows its step at once instead of blank until its
+    // page is fetched again.
+    const shown = new Map();
     const $ = (id) => document.getElementById(id);
 
     async function get(path) {
@@ -131,18 +135,28 @@ enum InspectorPage {
         row.style.top = position * ROW + "px";
         row.dataset.position = position;
         rows.append(row);
+        const key = kind + ":" + position;
+        if (shown.has(key)) {
+          fill(row, shown.get(key));
+          continue;
+        }
         stepAt(position).then((step) => {
           if (!step) return;
-          const kindSpan = document.createElement("span");
-          kindSpan.className = "kind kind-" + step.kind;
-          kindSpan.textContent = step.kind;
-          const source = document.createElement("span");
-          source.className = "source";
-          source.textContent = "#" + step.index + " " + step.source;
-          row.replaceChildren(kindSpan, source, document.createTextNode(step.description));
-          row.title = step.description;
+          shown.set(key, step);
+          fill(row, step);
         }).catch(showError);
       }
+    }
+
+    function fill(row, step) {
+      const kindSpan = document.createElement("span");
+      kindSpan.className = "kind kind-" + step.kind;
+      kindSpan.textContent = step.kind;
+      const source = document.createElement("span");
+      source.className = "source";
+      source.textContent = "#" + step.index + " " + step.source;
+      row.replaceChildren(kindSpan, source, document.createTextNode(step.description));
+      row.title = step.description;
     }
 
     function tree(value, name) {
