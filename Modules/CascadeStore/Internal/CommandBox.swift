@@ -3,13 +3,17 @@ import CascadeStreams
 /// A fired command, type-erased: a ``Command`` or an ``AsyncCommand``.
 @usableFromInline
 struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
+  /// What the command does.
+  ///
+  /// Only an asynchronous command has a name (its task's, in diagnostics and probes): describing a command value is reflection, which costs thousands of
+  /// instructions and allocates (W5's feedback loop, a synchronous command, described its
+  /// feedbacks for a name nothing read).
   @usableFromInline
   enum Work: Sendable {
     case sync(@Sendable (State, Store<State, Action>) -> Void)
-    case async(@Sendable (State, Store<State, Action>) async throws -> Void)
+    case async(name: String, @Sendable (State, Store<State, Action>) async throws -> Void)
   }
 
-  @usableFromInline let name: String
   /// The id that `cancel(id:)` cancels the command by, if any.
   @usableFromInline var id: CommandID?
   /// Whether running this command first cancels the commands in flight with the same id.
@@ -21,7 +25,6 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
 
   @inlinable
   init<C: Command>(_ command: C) where C.CommandState == State, C.Action == Action {
-    name = String(describing: command)
     canExecute = command.canExecute(state:)
     expiration = command.expiration
     work = .sync(command.execute(state:core:))
@@ -29,10 +32,9 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
   }
 
   init<C: AsyncCommand>(_ command: C) where C.CommandState == State, C.Action == Action {
-    name = String(describing: command)
     canExecute = command.canExecute(state:)
     expiration = command.expiration
-    work = .async(command.execute(state:core:))
+    work = .async(name: String(describing: command), command.execute(state:core:))
     didExpire = command.didExpire(state:core:)
   }
 
@@ -41,10 +43,9 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
     name: String,
     operation: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
   ) {
-    self.name = name
     canExecute = { _ in true }
     expiration = .seconds(10)
-    work = .async(operation)
+    work = .async(name: name, operation)
     didExpire = { _, _ in }
   }
 }

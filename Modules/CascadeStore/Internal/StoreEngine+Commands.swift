@@ -50,8 +50,8 @@ extension StoreEngine {
       collectingCommandInputs = true
       body(state, handle)
       collectingCommandInputs = false
-    case .async(let body):
-      startTask(named: command.name, key: command.id) { handle in try await body(state, handle) }
+    case .async(let name, let body):
+      startTask(named: name, key: command.id) { handle in try await body(state, handle) }
     }
   }
 
