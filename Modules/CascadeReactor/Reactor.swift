@@ -60,11 +60,13 @@ public import CascadeStreams
 /// ```
 ///
 /// Each costs something per action. Without a declared `runtime`, the reactor's runtime is
-/// looked up in a table shared by all such reactors (a lock and a hash lookup, twice per action),
+/// looked up in a table shared by all such reactors (a lock and a hash lookup, once per action),
 /// and it is released not with the reactor but when the table is next swept (see
-/// ``ReactorRuntimes``). An `Observable` is a stream subscribed per action, where ``Mutations``
-/// applies a synchronous mutation with no allocation (see ``MutationsConvertible``). Both are
-/// measured in the benchmarks' W1 (`Tooling/Benchmarks`).
+/// ``ReactorRuntimes``). An `Observable` of plain values (`.just`, `.empty`, a `concat` of such)
+/// is applied at once without being subscribed, for one allocation (the `.just`); any other
+/// stream is subscribed per action, where ``Mutations`` applies a synchronous mutation with no
+/// allocation (see ``MutationsConvertible``). Both are measured in the benchmarks' W1
+/// (`Tooling/Benchmarks`).
 ///
 /// **Threads.** Send actions from any thread: they are handled one at a time, in order, and so are
 /// the mutations. An action sent from inside `reduce`, a state subscriber or a middleware is

@@ -28,8 +28,8 @@ extension Reactor {
 /// its reactor: releasing the reactor cancels its work in flight and ends its state streams at
 /// once. Without it:
 ///
-/// - every use of the runtime (twice per action: sending it and processing it) takes the
-///   table's lock and looks the reactor up;
+/// - every use of the runtime (once per action: sending it; processing it is handed the
+///   reactor's machinery by the send) takes the table's lock and looks the reactor up;
 /// - the table learns that a reactor is gone only when it next looks (Swift on Linux has no
 ///   associated objects, and a reactor that holds nothing of the table's cannot say when it
 ///   goes): a released reactor's runtime lives on until the table is swept. Its work ends

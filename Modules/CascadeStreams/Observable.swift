@@ -16,6 +16,16 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
   @usableFromInline
   let producer: @Sendable (AnyObserver<Element, Failure>) -> any Disposable
 
+  /// What the stream emits when it is made of plain values, or `nil`.
+  ///
+  /// A stream made with ``just(_:)``, ``empty()``, ``of(_:)``, ``from(_:)`` an array, or `concat`
+  /// of such streams emits all of these elements on subscription, then completes.
+  ///
+  /// A consumer that only collects a stream's elements (a reactor's `mutate` returning
+  /// `.just(mutation)`) takes them from here without subscribing: no sink, no disposable.
+  @usableFromInline
+  package let synchronousElements: SynchronousElements<Element>?
+
   /// Wraps a producer that already keeps the stream grammar.
   ///
   /// Library-internal; users call ``create(_:)``, which enforces the grammar.
@@ -24,13 +34,104 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
     unchecked producer: @escaping @Sendable (AnyObserver<Element, Failure>) -> any Disposable
   ) {
     self.producer = producer
+    synchronousElements = nil
+  }
+
+  /// A stream of plain values: it emits `elements` on subscription, then completes.
+  @inlinable
+  package init(_ elements: SynchronousElements<Element>) {
+    // Never called: `subscribe` delivers `elements` itself. A closure that captures nothing
+    // costs no allocation, so `.just(x)` makes one object, the list of its elements.
+    producer = { _ in Disposables.empty }
+    synchronousElements = elements
   }
 
   /// Starts delivering events to `observer`.
   @inlinable
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Element, Observer.Failure == Failure {
-    producer(observer.asObserver())
+    if let synchronousElements {
+      return synchronousElements.deliver(to: observer.asObserver())
+    }
+    return producer(observer.asObserver())
+  }
+}
+
+/// The elements of a stream made of plain values, emitted all at once on subscription.
+///
+/// See ``Observable/synchronousElements``.
+@usableFromInline
+package enum SynchronousElements<Element: Sendable>: Sendable {
+  case empty
+  /// One element, boxed: `Observable.just(x)` makes one object, this box.
+  case one(SynchronousElement<Element>)
+  /// Two or more elements (an `Observable.from(array)` keeps the array it was given).
+  case many([Element])
+
+  /// `elements`.
+  @inlinable
+  package init(_ elements: [Element]) {
+    switch elements.count {
+    case 0: self = .empty
+    case 1: self = .one(SynchronousElement(elements[0]))
+    default: self = .many(elements)
+    }
+  }
+
+  /// The elements, in order.
+  @inlinable
+  package var array: [Element] {
+    switch self {
+    case .empty: []
+    case .one(let box): [box.element]
+    case .many(let elements): elements
+    }
+  }
+
+  /// Appends the elements to `array`.
+  @inlinable
+  package func append(to array: inout [Element]) {
+    switch self {
+    case .empty: break
+    case .one(let box): array.append(box.element)
+    case .many(let elements): array.append(contentsOf: elements)
+    }
+  }
+
+  /// Emits the elements to `observer`, then completes, as ``Observable/from(_:)`` does:
+  /// synchronously, stopping before the next element once disposed (for instance from inside the
+  /// observer).
+  @inlinable
+  func deliver<Failure>(to observer: AnyObserver<Element, Failure>) -> any Disposable {
+    switch self {
+    case .empty:
+      observer.on(.completed)
+      return Disposables.empty
+    case .one(let box):
+      observer.on(.next(box.element))
+      observer.on(.completed)
+      return Disposables.empty
+    case .many(let elements):
+      let disposable = BooleanDisposable()
+      let lifetime = observer.lifetime
+      for element in elements {
+        if disposable.isDisposed || lifetime?.hasEnded == true { return disposable }
+        observer.on(.next(element))
+      }
+      if !disposable.isDisposed { observer.on(.completed) }
+      return disposable
+    }
+  }
+}
+
+/// The one element of ``SynchronousElements/one(_:)``.
+@usableFromInline
+package final class SynchronousElement<Element: Sendable>: Sendable {
+  @usableFromInline package let element: Element
+
+  @inlinable
+  package init(_ element: Element) {
+    self.element = element
   }
 }
 

@@ -123,11 +123,31 @@ struct MutateObservableTests {
     #expect(reactor.currentState == 6)
   }
 
-  @Test func anObservableConvertsToAsynchronousMutations() {
-    let mutations = Observable<Int, Never>.just(1).asMutations()
-    #expect(mutations.sync.isEmpty)
-    #expect(mutations.async != nil)
+  @Test func aStreamOfPlainValuesConvertsToSynchronousMutations() {
+    let one = Observable<Int, Never>.just(1).asMutations()
+    #expect(one.sync == [1])
+    #expect(one.async == nil)
+    let several = Observable<Int, Never>.concat(.just(1), .empty(), .of(2, 3)).asMutations()
+    #expect(several.sync == [1, 2, 3])
+    #expect(several.async == nil)
+    let none = Observable<Int, Never>.empty().asMutations()
+    #expect(none.sync.isEmpty)
+    #expect(none.async == nil)
     let same = Mutations<Int>.just(1).asMutations()
     #expect(same.sync == [1])
+  }
+
+  @Test func anyOtherStreamConvertsToAsynchronousMutations() {
+    let created = Observable<Int, Never>.create { observer in
+      observer.onNext(1)
+      return Disposables.empty
+    }
+    let mapped = Observable<Int, Never>.just(1).map { $0 + 1 }.asObservable()
+    let concatenated = Observable<Int, Never>.concat(.just(1), created)
+    for stream in [created, mapped, concatenated] {
+      let mutations = stream.asMutations()
+      #expect(mutations.sync.isEmpty)
+      #expect(mutations.async != nil)
+    }
   }
 }

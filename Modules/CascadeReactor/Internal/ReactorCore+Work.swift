@@ -51,7 +51,7 @@ extension ReactorCore {
     if let actionInput {
       actionInput.onNext(action)
     } else {
-      store.send(.action(action), sender: StepSender(reactor))
+      store.send(.action(action), sender: StepSender(reactor, context: self))
     }
   }
 

@@ -62,16 +62,20 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
           // Handed over unretained, it costs no retain and release per input, where its weak
           // reference (a side table) makes each cost ~80 instructions: W1 Reactor 1085 → 907
           // instructions per action (Tooling/callgrind.sh).
-          sender.with {
+          // The context is the reactor's core, which sent it (`ReactorCore.send(_:from:)`) and
+          // is kept alive by its runtime for the call: it saves looking the core up again (for a
+          // reactor without a `runtime` property, a second lookup in the shared table).
+          sender.withContext { reactor, core in
             process(
               input,
-              by: unsafeDowncast($0, to: R.self),
+              by: unsafeDowncast(reactor, to: R.self),
+              core: core.map { unsafeDowncast($0, to: ReactorCore.self) },
               isReplay: isReplay,
               reduceNow: reduceNow
             )
           }
         } else if let reactor = weakReactor.reactor {
-          process(input, by: reactor, isReplay: isReplay, reduceNow: reduceNow)
+          process(input, by: reactor, core: nil, isReplay: isReplay, reduceNow: reduceNow)
         } else {
           // The reactor is gone but its machinery lives on: a runtime in the shared table, until
           // the table is swept (`ReactorRuntimes`). Its work ends at this first input after the
@@ -138,11 +142,13 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   /// Processes one input of `reactor` on the store's processing thread.
   ///
   /// An action becomes its mutations (the synchronous ones reduced now), a mutation is reduced.
-  /// A replayed action starts nothing: its mutations are replayed after it.
+  /// A replayed action starts nothing: its mutations are replayed after it. `core` is the
+  /// reactor's core when its sender passed it; `nil` to look it up.
   @inlinable
   static func process<R: Reactor>(
     _ input: Input,
     by reactor: R,
+    core: ReactorCore?,
     isReplay: Bool,
     reduceNow: (Input, (inout State, Input) -> Void) -> Void
   ) where R.Action == Action, R.Mutation == Mutation, R.State == State {
@@ -157,6 +163,10 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       return
     }
     if isReplay { return }
+    if let core {
+      core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)
+      return
+    }
     // Processing only happens once the core has been built (`ReactorStart`).
     reactor.runtime.builtCore._withUnsafeGuaranteedRef { core in
       core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)

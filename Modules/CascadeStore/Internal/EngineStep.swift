@@ -75,15 +75,35 @@ package typealias EngineStep<State, Action> =
 @usableFromInline
 package struct StepSender {
   @usableFromInline let object: Unmanaged<AnyObject>
+  /// An object of the sender's that the step needs too (a reactor's running machinery), kept
+  /// alive by the same call: it saves the step looking it up again.
+  @usableFromInline let context: Unmanaged<AnyObject>?
 
   @inlinable
   package init(_ object: AnyObject) {
     self.object = Unmanaged.passUnretained(object)
+    context = nil
+  }
+
+  /// A sender with an object of its that the step needs too (see ``context``).
+  @inlinable
+  package init(_ object: AnyObject, context: AnyObject) {
+    self.object = Unmanaged.passUnretained(object)
+    self.context = Unmanaged.passUnretained(context)
   }
 
   /// Calls `body` with the object, without retaining it.
   @inlinable
   package func with<T>(_ body: (AnyObject) -> T) -> T {
     object._withUnsafeGuaranteedRef(body)
+  }
+
+  /// Calls `body` with the object and the context, without retaining them.
+  @inlinable
+  package func withContext<T>(_ body: (AnyObject, AnyObject?) -> T) -> T {
+    object._withUnsafeGuaranteedRef { object in
+      guard let context else { return body(object, nil) }
+      return context._withUnsafeGuaranteedRef { body(object, $0) }
+    }
   }
 }

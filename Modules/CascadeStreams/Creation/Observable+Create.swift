@@ -32,10 +32,7 @@ extension Observable {
 
   /// A stream that completes at once.
   public static func empty() -> Observable {
-    Observable(unchecked: { observer in
-      observer.on(.completed)
-      return Disposables.empty
-    })
+    Observable(SynchronousElements.empty)
   }
 
   /// A stream that never emits and never terminates.
@@ -64,7 +61,9 @@ extension Observable {
   @inlinable
   static func makeFrom<S: Sequence & Sendable>(_ sequence: S) -> Observable
   where S.Element == Element {
-    Observable(unchecked: { observer in
+    // An array's elements are known now (and cannot change): a stream of plain values.
+    if let array = sequence as? [Element] { return Observable(SynchronousElements(array)) }
+    return Observable(unchecked: { observer in
       let disposable = BooleanDisposable()
       let lifetime = observer.lifetime
       for element in sequence {
@@ -78,11 +77,7 @@ extension Observable {
 
   @usableFromInline
   static func makeJust(_ element: Element) -> Observable {
-    Observable(unchecked: { observer in
-      observer.on(.next(element))
-      observer.on(.completed)
-      return Disposables.empty
-    })
+    Observable(SynchronousElements.one(SynchronousElement(element)))
   }
 
   /// A stream that emits `elements` in order, then completes.

@@ -12,7 +12,15 @@ extension Observable {
   /// - Parameter sources: The streams to play one after another.
   /// - Returns: A stream of the sources' values, one source after another.
   public static func concat(_ sources: [Observable]) -> Observable {
-    Observable<Observable, Failure>.from(sources).concatMap { $0 }
+    // Streams of plain values make one: their elements, one list after another.
+    var elements: [Element] = []
+    for source in sources {
+      guard let known = source.synchronousElements else {
+        return Observable<Observable, Failure>.from(sources).concatMap { $0 }
+      }
+      known.append(to: &elements)
+    }
+    return Observable(SynchronousElements(elements))
   }
 
   /// Emits the values of each of `sources` in turn.

@@ -6,7 +6,7 @@ import CascadeStreams
 /// - a `final class` conforming to `Reactor`, with `let runtime = ReactorRuntime<…>()`;
 /// - a `BaseReactor` subclass;
 /// - a `final class` with no `runtime` property, whose runtime the shared table keeps
-///   (`ReactorRuntimes`): the cost of that table's lookup, twice per action;
+///   (`ReactorRuntimes`): the cost of that table's lookup, once per action;
 /// - ReactorKit's form: no `runtime`, and `mutate` returning `Observable.just(…)`.
 ///
 /// Each `mutate`s an `.increment` action into `.just(.increment)` and apply it with
