@@ -26,7 +26,6 @@ private let testScheduler = LockedBox(TestScheduler())
 //    Cascade's `delay` takes a `Duration` without the `for:` label; the scheduler is the test's.
 // 3. `.eraseToAnyPublisher()` dropped (twice): Cascade's `Mutations(sync:async:)` takes any
 //    `ObservableType`; `Observable.just` replaces Combine's `Just`.
-// 4. `.prepend(.setText("hello"))` → `.startWith(.setText("hello"))`: RxSwift's name, not Combine's.
 private class ExampleReactor: BaseReactor<
   ExampleReactor.Action, ExampleReactor.Mutation, ExampleReactor.State
 >, @unchecked Sendable
@@ -93,7 +92,7 @@ private class ExampleReactor: BaseReactor<
 
   override func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
     mutation
-      .startWith(.setText("hello"))
+      .prepend(.setText("hello"))
   }
 }
 
