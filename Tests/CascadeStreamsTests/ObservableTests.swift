@@ -35,4 +35,13 @@ struct ObservableTests {
       .subscribe(onNext: { received.append($0) })
     #expect(received.values == [10, 30, 70, 130])
   }
+
+  /// Combine's spelling of `asObservable()`: the same stream, erased, with the same events.
+  @Test func eraseToAnyPublisherIsAsObservable() {
+    let erased: Observable<Int, Never> = Observable.from([1, 2]).map { $0 * 10 }
+      .eraseToAnyPublisher()
+    let received = Recorder<StreamEvent<Int, Never>>()
+    erased.subscribe { received.append($0) }
+    #expect(received.values == [.next(10), .next(20), .completed])
+  }
 }
