@@ -25,13 +25,15 @@ import Testing
 //    Never>` needs `.asObservable()`, and so do the counter example's `Feedback { _ in ….map {…} }`
 //    closures: `map` returns `Streams.Map<…>`, not an `Observable`, and `Feedback.init(_:)` takes a
 //    closure returning `Observable<Event, Never>`.
-// 6. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
+// 5. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
 //    same file), its `Feedback`s get explicit `<Int, CounterEvent>` (the seed's text lost them), and
 //    `self.plusButton.reactive.controlEvents(.touchUpInside)` → `plusButton.touchUpInside` (no
 //    UIKit).
-// 5. The counter example's `SignalProducer.system(initial:reduce:feedbacks:)` →
-//    `FeedbackLoop(initial:reduce:feedbacks:)`, and `label.reactive.text <~ system.map(…)` →
-//    `loop.state.map(…).subscribe(onNext:)`: Cascade's loop is an object, with no `<~` binding.
+// 6. The counter example's `label.reactive.text <~ system.map(String.init)` →
+//    `system.map(String.init).subscribe(onNext:)` into a recorder: no UIKit label and no `<~`
+//    binding operator (ReactiveCocoa's). Its `SignalProducer.system(initial:reduce:feedbacks:)`
+//    is `Observable.system(initial:reduce:feedbacks:)` as written (a stream-type change): one
+//    loop per subscription, on the main queue by default, which the test waits for.
 
 private struct Movie: Equatable {
   let id: Int
@@ -283,7 +285,7 @@ struct ReactiveFeedbackExampleTests {
         .map { _ in CounterEvent.decrement }.asObservable()
     }
 
-    let system = FeedbackLoop(
+    let system = Observable.system(
       initial: 0,
       reduce: { (count, event) -> Int in
         switch event {
@@ -293,19 +295,21 @@ struct ReactiveFeedbackExampleTests {
           return count - 1
         }
       },
-      feedbacks: [increment, decrement],
-      scheduler: ImmediateScheduler.instance
+      feedbacks: [increment, decrement]
     )
 
-    let binding = system.states.map(String.init).subscribe(onNext: { label.append($0) })
+    let binding = system.map(String.init).subscribe(onNext: { label.append($0) })
 
+    // The loop's events and states go through the main queue: each tap is waited for.
+    #expect(label.values == ["0"])
     plusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 2))
     plusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 3))
     minusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 4))
     #expect(label.values == ["0", "1", "2", "1"])
 
     binding.dispose()
-    await system.shutdown()
-    await system.finish()
   }
 }
