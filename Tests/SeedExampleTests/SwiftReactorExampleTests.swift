@@ -121,8 +121,7 @@ private enum API {
 // 2. `-> Mutations` → `-> Mutations<Mutation>`, and `func` → `override func`: the seed's snippet
 //    leaves out the generic argument (SwiftReactor's `Mutations` is generic too) and the
 //    `override` its own BaseReactor example has.
-// 3. `Just(.setSwitch(!value))` → `Observable.just(.setSwitch(!value))` (Combine's `Just`).
-// 4. The `reduce` snippet's `switch` gets a `.setSwitch` case: the `mutate` snippet needs that
+// 3. The `reduce` snippet's `switch` gets a `.setSwitch` case: the `mutate` snippet needs that
 //    mutation, and a `switch` must be exhaustive.
 private class SettingsReactor: BaseReactor<
   SettingsReactor.Action, SettingsReactor.Mutation, SettingsReactor.State
