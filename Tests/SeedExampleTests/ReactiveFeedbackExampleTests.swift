@@ -19,21 +19,21 @@ import Testing
 // 2. The `State` members the snippets use but the seed never shows (`context`, `paging`,
 //    `nextPage`, `lastError`, `retryPage`) are added in an extension, as ReactiveFeedback's example
 //    app has them.
-// 3. `.flatMapError { … SignalProducer(value: x) }` → `.catch { … Observable.just(x) }`: RxSwift's
-//    names (Cascade has neither `flatMapError` nor `Observable(value:)`).
-// 4. `return` dropped in one-expression functions and closures: the house lint
+// 3. `return` dropped in one-expression functions and closures: the house lint
 //    (OmitExplicitReturns), not the compiler.
-// (`retrySignal.map { Event.retry }`, returned where an `Observable` is expected, compiles as
-// written, as do the counter example's `.map { _ in Event.increment }` feedbacks.)
-// 5. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
+// 4. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
 //    same file), its `Feedback`s get explicit `<Int, CounterEvent>` (the seed's text lost them), and
 //    `self.plusButton.reactive.controlEvents(.touchUpInside)` → `plusButton.touchUpInside` (no
 //    UIKit).
-// 6. The counter example's `label.reactive.text <~ system.map(String.init)` →
+// 5. The counter example's `label.reactive.text <~ system.map(String.init)` →
 //    `system.map(String.init).subscribe(onNext:)` into a recorder: no UIKit label and no `<~`
 //    binding operator (ReactiveCocoa's). Its `SignalProducer.system(initial:reduce:feedbacks:)`
 //    is `Observable.system(initial:reduce:feedbacks:)` as written (a stream-type change): one
 //    loop per subscription, on the main queue by default, which the test waits for.
+// (`retrySignal.map { Event.retry }`, returned where an `Observable` is expected, compiles as
+// written, as do the counter example's `.map { _ in Event.increment }` feedbacks, and
+// `.flatMapError { … }`, ReactiveSwift's spelling of `catch`. `SignalProducer(value: x)` →
+// `Observable.just(x)` counts as a stream-type change, as Combine's `Just(x)` does.)
 
 private struct Movie: Equatable {
   let id: Int
@@ -194,7 +194,7 @@ private func pagingFeedback() -> Feedback<State, Event> {
   Feedback(skippingRepeated: { $0.nextPage }) { (nextPage) -> Observable<Event, Never> in
     URLSession.shared.fetchMovies(page: nextPage)
       .map(Event.response)
-      .catch { (error) -> Observable<Event, Never> in
+      .flatMapError { (error) -> Observable<Event, Never> in
         Observable.just(Event.failed(error))
       }
   }
@@ -210,7 +210,7 @@ private func retryPagingFeedback() -> Feedback<State, Event> {
   Feedback(skippingRepeated: { $0.retryPage }) { (nextPage) -> Observable<Event, Never> in
     URLSession.shared.fetchMovies(page: nextPage)
       .map(Event.response)
-      .catch { (error) -> Observable<Event, Never> in
+      .flatMapError { (error) -> Observable<Event, Never> in
         Observable.just(Event.failed(error))
       }
   }
