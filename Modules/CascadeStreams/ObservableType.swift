@@ -3,8 +3,8 @@
 /// Subscribing starts delivery to an observer and returns a ``Disposable`` that stops it. Events
 /// follow the grammar `next* (error | completed)?` and calls to one observer never overlap.
 ///
-/// The element-wise operators (``map(_:)``, ``filter(_:)``, ``compactMap(_:)``, ``scan(_:_:)``,
-/// ``distinctUntilChanged()``,
+/// The element-wise operators (``ObservableType/map(_:)->Streams.Map<Self,Output>``, ``filter(_:)``,
+/// ``compactMap(_:)``, ``scan(_:_:)``, ``distinctUntilChanged()``,
 /// ``do(onNext:onError:onCompleted:onSubscribe:onSubscribed:onDispose:)``) return concrete
 /// generic types the compiler specializes into one loop; the others return the type-erased
 /// ``Observable``. Call ``asObservable()`` to erase a chain for storage.
@@ -28,5 +28,14 @@ extension ObservableType {
   public func asObservable() -> Observable<Element, Failure> {
     if let erased = self as? Observable<Element, Failure> { return erased }
     return Observable(unchecked: { observer in self.subscribe(observer) })
+  }
+
+  /// This stream, type-erased.
+  ///
+  /// Combine's and the SwiftReactor seed's spelling of ``asObservable()``: Cascade's type-erased
+  /// stream is ``Observable``, where Combine's is `AnyPublisher`.
+  @inlinable
+  public func eraseToAnyPublisher() -> Observable<Element, Failure> {
+    asObservable()
   }
 }

@@ -28,6 +28,24 @@ struct CatchTests {
     subscription.dispose()
   }
 
+  /// ReactiveSwift's spelling: the same switch to the recovery stream.
+  @Test func flatMapErrorIsCatch() {
+    let source = PublishSubject<Int, TestError>()
+    let failures = Recorder<TestError>()
+    let events = Recorder<StreamEvent<Int, Never>>()
+    let subscription = source.flatMapError { failure -> Observable<Int, Never> in
+      failures.append(failure)
+      return Observable.just(0)
+    }
+    .subscribe { events.append($0) }
+    source.onNext(1)
+    source.onError(TestError("boom"))
+    #expect(failures.values == [TestError("boom")])
+    #expect(!source.hasObservers)
+    #expect(events.values == [.next(1), .next(0), .completed])
+    subscription.dispose()
+  }
+
   @Test func completionPassesWithoutCallingTheHandler() {
     let calls = Counter()
     let events = Recorder<StreamEvent<Int, TestError>>()

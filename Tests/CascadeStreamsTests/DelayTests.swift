@@ -5,6 +5,31 @@ import Testing
 
 @Suite(.checksResources)
 struct DelayTests {
+  /// Combine's spelling: a number is seconds (a literal, as Combine's `DispatchQueue` stride reads
+  /// one), a `Duration` is itself, and `.infinity` is never.
+  @Test func delayForTakesSecondsOrADuration() {
+    let delays: [(Observable<Int, Never>, TestScheduler) -> Observable<Int, Never>] = [
+      { $0.delay(for: 2, scheduler: $1) },
+      { $0.delay(for: 0.25, scheduler: $1) },
+      { $0.delay(for: .milliseconds(1500), scheduler: $1) },
+      { $0.delay(for: .infinity, scheduler: $1) },
+    ]
+    let expected: [Duration?] = [.seconds(2), .milliseconds(250), .milliseconds(1500), nil]
+    for (delay, due) in zip(delays, expected) {
+      let scheduler = TestScheduler()
+      let source: Observable<Int, Never> = scheduler.timeline([
+        .next(.seconds(1), 1),
+        .completed(.seconds(1)),
+      ])
+      let observer = scheduler.record(delay(source, scheduler))
+      if let due {
+        #expect(observer.events == [.next(.seconds(1) + due, 1), .completed(.seconds(1) + due)])
+      } else {
+        #expect(observer.events.isEmpty)
+      }
+    }
+  }
+
   @Test func shiftsValuesAndCompletion() {
     let scheduler = TestScheduler()
     let source: Observable<Int, Never> = scheduler.timeline([

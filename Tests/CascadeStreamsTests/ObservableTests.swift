@@ -35,4 +35,28 @@ struct ObservableTests {
       .subscribe(onNext: { received.append($0) })
     #expect(received.values == [10, 30, 70, 130])
   }
+
+  /// `map` is the concrete, specialized `Streams.Map` wherever nothing asks for more, and an
+  /// `Observable` where one is expected (returned, or passed as an `Observable`), as RxSwift's.
+  @Test func mapIsConcreteUnlessAnObservableIsExpected() {
+    let chained = Observable.from([1, 2]).map { $0 * 10 }
+    #expect(type(of: chained) == Streams.Map<Observable<Int, Never>, Int>.self)
+
+    func tens() -> Observable<Int, Never> {
+      Observable.from([1, 2]).map { $0 * 10 }
+    }
+    let merged = Observable.merge(tens(), Observable.just(3).map { $0 * 10 })
+    let received = Recorder<StreamEvent<Int, Never>>()
+    merged.subscribe { received.append($0) }
+    #expect(received.values == [.next(10), .next(20), .next(30), .completed])
+  }
+
+  /// Combine's spelling of `asObservable()`: the same stream, erased, with the same events.
+  @Test func eraseToAnyPublisherIsAsObservable() {
+    let erased: Observable<Int, Never> = Observable.from([1, 2]).map { $0 * 10 }
+      .eraseToAnyPublisher()
+    let received = Recorder<StreamEvent<Int, Never>>()
+    erased.subscribe { received.append($0) }
+    #expect(received.values == [.next(10), .next(20), .completed])
+  }
 }

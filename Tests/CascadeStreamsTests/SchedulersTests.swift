@@ -1,6 +1,7 @@
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
+import Dispatch
 import Testing
 
 @Suite(.checksResources)
@@ -56,6 +57,31 @@ struct SchedulersTests {
     #expect(await received.wait(forCount: 2))
     #expect(received.values == [true, true])
     subscription.dispose()
+  }
+
+  // A dispatch queue is a scheduler, as in Combine: work runs on the queue, at once or later.
+  @Test func aDispatchQueueIsAScheduler() async {
+    let queue = DispatchQueue(label: "queue as scheduler")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 1)
+    let onQueue = Recorder<String>()
+    queue.schedule(after: .milliseconds(1)) {
+      onQueue.append("later, on the queue: \(DispatchQueue.getSpecific(key: key) == 1)")
+    }
+    queue.schedule {
+      onQueue.append("now, on the queue: \(DispatchQueue.getSpecific(key: key) == 1)")
+    }
+    #expect(await onQueue.wait(forCount: 2))
+    #expect(
+      Set(onQueue.values) == ["now, on the queue: true", "later, on the queue: true"]
+    )
+
+    // The SwiftReactor seed's line.
+    let events = Recorder<StreamEvent<Int, Never>>()
+    Observable.just(1).delay(for: 0.001, scheduler: DispatchQueue.global())
+      .subscribe { events.append($0) }
+    #expect(await events.wait(forCount: 2))
+    #expect(events.values == [.next(1), .completed])
   }
 
   @Test func immediateSchedulerRunsInline() {

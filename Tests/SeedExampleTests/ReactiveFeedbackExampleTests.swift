@@ -19,19 +19,21 @@ import Testing
 // 2. The `State` members the snippets use but the seed never shows (`context`, `paging`,
 //    `nextPage`, `lastError`, `retryPage`) are added in an extension, as ReactiveFeedback's example
 //    app has them.
-// 3. `.flatMapError { … SignalProducer(value: x) }` → `.catch { … Observable.just(x) }`: RxSwift's
-//    names (Cascade has neither `flatMapError` nor `Observable(value:)`).
-// 4. `retrySignal.map { Event.retry }` returned from a closure declared `-> Observable<Event,
-//    Never>` needs `.asObservable()`, and so do the counter example's `Feedback { _ in ….map {…} }`
-//    closures: `map` returns `Streams.Map<…>`, not an `Observable`, and `Feedback.init(_:)` takes a
-//    closure returning `Observable<Event, Never>`.
-// 6. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
+// 3. `return` dropped in one-expression functions and closures: the house lint
+//    (OmitExplicitReturns), not the compiler.
+// 4. The counter example's `Event` is renamed `CounterEvent` (the paging example's `Event` is in the
 //    same file), its `Feedback`s get explicit `<Int, CounterEvent>` (the seed's text lost them), and
 //    `self.plusButton.reactive.controlEvents(.touchUpInside)` → `plusButton.touchUpInside` (no
 //    UIKit).
-// 5. The counter example's `SignalProducer.system(initial:reduce:feedbacks:)` →
-//    `FeedbackLoop(initial:reduce:feedbacks:)`, and `label.reactive.text <~ system.map(…)` →
-//    `loop.state.map(…).subscribe(onNext:)`: Cascade's loop is an object, with no `<~` binding.
+// 5. The counter example's `label.reactive.text <~ system.map(String.init)` →
+//    `system.map(String.init).subscribe(onNext:)` into a recorder: no UIKit label and no `<~`
+//    binding operator (ReactiveCocoa's). Its `SignalProducer.system(initial:reduce:feedbacks:)`
+//    is `Observable.system(initial:reduce:feedbacks:)` as written (a stream-type change): one
+//    loop per subscription, on the main queue by default, which the test waits for.
+// (`retrySignal.map { Event.retry }`, returned where an `Observable` is expected, compiles as
+// written, as do the counter example's `.map { _ in Event.increment }` feedbacks, and
+// `.flatMapError { … }`, ReactiveSwift's spelling of `catch`. `SignalProducer(value: x)` →
+// `Observable.just(x)` counts as a stream-type change, as Combine's `Just(x)` does.)
 
 private struct Movie: Equatable {
   let id: Int
@@ -192,7 +194,7 @@ private func pagingFeedback() -> Feedback<State, Event> {
   Feedback(skippingRepeated: { $0.nextPage }) { (nextPage) -> Observable<Event, Never> in
     URLSession.shared.fetchMovies(page: nextPage)
       .map(Event.response)
-      .catch { (error) -> Observable<Event, Never> in
+      .flatMapError { (error) -> Observable<Event, Never> in
         Observable.just(Event.failed(error))
       }
   }
@@ -200,7 +202,7 @@ private func pagingFeedback() -> Feedback<State, Event> {
 
 private func retryFeedback(for retrySignal: Observable<Void, Never>) -> Feedback<State, Event> {
   Feedback(skippingRepeated: { $0.lastError }) { _ -> Observable<Event, Never> in
-    retrySignal.map { Event.retry }.asObservable()
+    retrySignal.map { Event.retry }
   }
 }
 
@@ -208,7 +210,7 @@ private func retryPagingFeedback() -> Feedback<State, Event> {
   Feedback(skippingRepeated: { $0.retryPage }) { (nextPage) -> Observable<Event, Never> in
     URLSession.shared.fetchMovies(page: nextPage)
       .map(Event.response)
-      .catch { (error) -> Observable<Event, Never> in
+      .flatMapError { (error) -> Observable<Event, Never> in
         Observable.just(Event.failed(error))
       }
   }
@@ -274,16 +276,16 @@ struct ReactiveFeedbackExampleTests {
     let increment = Feedback<Int, CounterEvent> { _ in
       plusButton
         .touchUpInside
-        .map { _ in CounterEvent.increment }.asObservable()
+        .map { _ in CounterEvent.increment }
     }
 
     let decrement = Feedback<Int, CounterEvent> { _ in
       minusButton
         .touchUpInside
-        .map { _ in CounterEvent.decrement }.asObservable()
+        .map { _ in CounterEvent.decrement }
     }
 
-    let system = FeedbackLoop(
+    let system = Observable.system(
       initial: 0,
       reduce: { (count, event) -> Int in
         switch event {
@@ -293,19 +295,21 @@ struct ReactiveFeedbackExampleTests {
           return count - 1
         }
       },
-      feedbacks: [increment, decrement],
-      scheduler: ImmediateScheduler.instance
+      feedbacks: [increment, decrement]
     )
 
-    let binding = system.states.map(String.init).subscribe(onNext: { label.append($0) })
+    let binding = system.map(String.init).subscribe(onNext: { label.append($0) })
 
+    // The loop's events and states go through the main queue: each tap is waited for.
+    #expect(label.values == ["0"])
     plusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 2))
     plusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 3))
     minusButton.touchUpInside.onNext(())
+    #expect(await label.wait(forCount: 4))
     #expect(label.values == ["0", "1", "2", "1"])
 
     binding.dispose()
-    await system.shutdown()
-    await system.finish()
   }
 }

@@ -171,12 +171,12 @@ private enum UserAPI {
 
 // Port changes beyond imports and stream types (the README's ProfileViewReactor):
 // 1. `final class`, as for Example 1.
-// 2. Each `.map { … }` returned by `mutate(action:)` ends in `.asObservable()`: CascadeStreams'
-//    `map` returns `Streams.Map<…>`, not an `Observable` (RxSwift's returns `Observable`).
-// 3. `case let .follow(userID):` → `case .follow:`: the seed never uses `userID`, which is a
+// 2. `case let .follow(userID):` → `case .follow:`: the seed never uses `userID`, which is a
 //    warning (the package builds with zero warnings).
-// 4. `return` dropped in the one-expression `map` closures: the house lint (OmitExplicitReturns),
+// 3. `return` dropped in the one-expression `map` closures: the house lint (OmitExplicitReturns),
 //    not the compiler.
+// (Each `.map { … }` returned by `mutate(action:)` compiles as written: where an `Observable` is
+// expected, CascadeStreams' `map` has a form that returns one.)
 // (`action.debug("action")` compiles as written since CascadeStreams gained `debug(_:)`, which
 // returns an `Observable`; before, it took `action.do(onNext: …).asObservable()`, as
 // CascadeStreams had no `debug` and `do` returns `Streams.Do<…>`. It prints to standard output.)
@@ -206,14 +206,12 @@ private final class ProfileViewReactor: Reactor {
         .map { (isFollowing: Bool) -> Mutation in
           Mutation.setFollowing(isFollowing)  // convert to Mutation stream
         }
-        .asObservable()
 
     case .follow:
       return UserAPI.follow()
         .map { _ -> Mutation in
           Mutation.setFollowing(true)
         }
-        .asObservable()
     }
   }
 
@@ -238,10 +236,9 @@ private struct User: Equatable {
 }
 
 // Port changes beyond imports and stream types (Global States): the seed shows only
-// `currentUser` and `transform(mutation:)`; the reactor around them is written here. In
-// `transform(mutation:)`, `currentUser.map(Mutation.setUser)` needs `.asObservable()` to be an
-// argument of `Observable.merge(_:…)`, which takes `Observable`s (`map` returns `Streams.Map<…>`).
+// `currentUser` and `transform(mutation:)`; the reactor around them is written here.
 // `var currentUser: BehaviorSubject<User>` (no initial value in the seed) → a `let` with one.
+// (`Observable.merge(mutation, currentUser.map(Mutation.setUser))` compiles as written.)
 private final class SessionReactor: Reactor {
   enum Action { case noop }
   enum Mutation { case setUser(User?) }
@@ -266,7 +263,7 @@ private final class SessionReactor: Reactor {
   }
 
   func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
-    Observable.merge(mutation, currentUser.map(Mutation.setUser).asObservable())
+    Observable.merge(mutation, currentUser.map(Mutation.setUser))
   }
 }
 
@@ -454,7 +451,7 @@ private struct UserService: Sendable {
 
 // Port changes beyond imports and stream types (the Moya comparison's `MyReactor`, named
 // `ProfileReactor` here):
-// 1. `final`, and `.asObservable()` after `.map { … }`, as for `ProfileViewReactor`.
+// 1. `final`, as for `ProfileViewReactor`.
 // 2. `let initialState = State()` and `let userService = UserService()` added: the snippet leaves
 //    them out (it does not compile with ReactorKit either: `initialState` has no default there).
 // 3. A `reduce(state:mutation:)` added, so that the fetched profile shows. The snippet has none,
@@ -479,7 +476,6 @@ private final class ProfileReactor: Reactor {
     case .fetchProfile:
       return userService.fetchProfile()
         .map { Mutation.setProfile($0) }
-        .asObservable()
     }
   }
 
@@ -512,7 +508,6 @@ private final class ProfileReactorWithoutReduce: Reactor {
     case .fetchProfile:
       return userService.fetchProfile()
         .map { Mutation.setProfile($0) }
-        .asObservable()
     }
   }
 }

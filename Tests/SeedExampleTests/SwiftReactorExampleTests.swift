@@ -2,6 +2,7 @@ import CascadeReactor
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
+import Dispatch
 import Testing
 
 // The SwiftReactor seed's examples (seeds/001), ported with import and stream-type changes only
@@ -14,19 +15,14 @@ private enum Color: Equatable {
   case red
 }
 
-/// The scheduler standing in for `DispatchQueue.global()`: virtual time.
-private let testScheduler = LockedBox(TestScheduler())
-
 // MARK: - Reactor: the BaseReactor example
 
 // Port changes beyond imports and stream types:
 // 1. `, @unchecked Sendable` restated on the subclass: Swift 6 warns "class 'ExampleReactor' must
 //    restate inherited '@unchecked Sendable' conformance" (BaseReactor is `@unchecked Sendable`).
-// 2. `.delay(for: 2, scheduler: DispatchQueue.global())` → `.delay(.seconds(2), scheduler: …)`:
-//    Cascade's `delay` takes a `Duration` without the `for:` label; the scheduler is the test's.
-// 3. `.eraseToAnyPublisher()` dropped (twice): Cascade's `Mutations(sync:async:)` takes any
-//    `ObservableType`; `Observable.just` replaces Combine's `Just`.
-// 4. `.prepend(.setText("hello"))` → `.startWith(.setText("hello"))`: RxSwift's name, not Combine's.
+// (`.delay(for: 2, scheduler: DispatchQueue.global())`, `.eraseToAnyPublisher()` and
+// `.prepend(_:)` compile as written: Combine's spellings stand beside Cascade's, and a
+// `DispatchQueue` is a `Scheduler`. The test waits for the delayed mutation itself, two seconds.)
 private class ExampleReactor: BaseReactor<
   ExampleReactor.Action, ExampleReactor.Mutation, ExampleReactor.State
 >, @unchecked Sendable
@@ -65,9 +61,10 @@ private class ExampleReactor: BaseReactor<
       return [.setSwitch(value)]  //is equal to: Mutations(sync: .setSwitch(value))
     case .setSwitchAsync(let value):
       let mutation = Observable.just(Mutation.setSwitch(!value)).delay(
-        .seconds(2),
-        scheduler: testScheduler.value
+        for: 2,
+        scheduler: DispatchQueue.global()
       )
+      .eraseToAnyPublisher()
 
       return Mutations(sync: .setSwitch(value), async: mutation)
     case .colorChangePressed(let color):
@@ -93,7 +90,8 @@ private class ExampleReactor: BaseReactor<
 
   override func transform(mutation: Observable<Mutation, Never>) -> Observable<Mutation, Never> {
     mutation
-      .startWith(.setText("hello"))
+      .prepend(.setText("hello"))
+      .eraseToAnyPublisher()
   }
 }
 
@@ -123,8 +121,7 @@ private enum API {
 // 2. `-> Mutations` → `-> Mutations<Mutation>`, and `func` → `override func`: the seed's snippet
 //    leaves out the generic argument (SwiftReactor's `Mutations` is generic too) and the
 //    `override` its own BaseReactor example has.
-// 3. `Just(.setSwitch(!value))` → `Observable.just(.setSwitch(!value))` (Combine's `Just`).
-// 4. The `reduce` snippet's `switch` gets a `.setSwitch` case: the `mutate` snippet needs that
+// 3. The `reduce` snippet's `switch` gets a `.setSwitch` case: the `mutate` snippet needs that
 //    mutation, and a `switch` must be exhaustive.
 private class SettingsReactor: BaseReactor<
   SettingsReactor.Action, SettingsReactor.Mutation, SettingsReactor.State
@@ -291,8 +288,6 @@ private class AppReactor: BaseReactor<AppReactor.Action, AppReactor.Mutation, Ap
 //    would *compile* and shadow the protocol's `action` input, so actions sent to it would
 //    silently go nowhere; `@Published` does not exist without Combine.
 // 2. `class` → `final class`: `Reactor` is `Sendable`.
-// 3. `Mutations(async: Just(.countUp).eraseToAnyPublisher())` →
-//    `Mutations(async: Observable.just(.countUp))`.
 private final class CountingReactor: Reactor {
 
   enum Action {
@@ -320,7 +315,7 @@ private final class CountingReactor: Reactor {
     case .countUp:
       return [.countUp]
     case .countUpAsync:
-      return Mutations(async: Observable.just(.countUp))
+      return Mutations(async: Observable.just(.countUp).eraseToAnyPublisher())
     }
   }
 
@@ -370,10 +365,7 @@ private final class BaseCountingViewController: View {
 
 @Suite(.serialized, .checksResources)
 struct SwiftReactorExampleTests {
-  @Test func exampleReactor() {
-    let scheduler = TestScheduler()
-    testScheduler.value = scheduler
-
+  @Test func exampleReactor() async {
     let reactor = ExampleReactor()
     // transform(mutation:) prepends `.setText("hello")` when the reactor starts.
     #expect(reactor.currentState.text == "hello")
@@ -385,13 +377,18 @@ struct SwiftReactorExampleTests {
     reactor.action.onNext(.colorChangePressed(.red))
     #expect(reactor.currentState.backgroundColor == .red)
 
-    // The async mutation: `true` at once, then its negation two (virtual) seconds later.
+    // The async mutation: `true` at once, then its negation two seconds later, from a global
+    // queue (the test waits for it).
+    reactor.action.onNext(.setSwitch(false))
+    let switchValues = Recorder<Bool>()
+    let subscription = reactor.state.map(\.switchValue)
+      .subscribe(onNext: { switchValues.append($0) })
     reactor.action.onNext(.setSwitchAsync(true))
     #expect(reactor.currentState.switchValue == true)
-    scheduler.advance(by: .seconds(1))
-    #expect(reactor.currentState.switchValue == true)
-    scheduler.advance(by: .seconds(1))
+    #expect(await switchValues.wait(forCount: 3))
+    #expect(switchValues.values == [false, true, false])
     #expect(reactor.currentState.switchValue == false)
+    subscription.dispose()
   }
 
   @Test func mutateAndReduceSnippets() {

@@ -16,7 +16,7 @@ extension DispatchQueueScheduler {
   /// Enqueues `action` on the queue.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
-    queue.schedule(action)
+    queue.enqueue(action)
   }
 
   /// Enqueues `action` on the queue after `delay`.
@@ -27,6 +27,6 @@ extension DispatchQueueScheduler {
   )
     -> any Disposable
   {
-    queue.schedule(after: delay, action)
+    queue.enqueue(after: delay, action)
   }
 }

@@ -41,13 +41,17 @@ final class DispatchScheduledItem: Cancelable {
 }
 
 extension DispatchQueue {
-  func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+  /// Runs `action` on the queue, as a unit of work that can be cancelled until it starts.
+  ///
+  /// (Not named `schedule`: that is the queue's ``Scheduler`` conformance, which calls this.)
+  func enqueue(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     let item = DispatchScheduledItem(action)
     async { item.run() }
     return item
   }
 
-  func schedule(
+  /// Runs `action` on the queue after `delay`, on a timer that cancelling releases at once.
+  func enqueue(
     after delay: Duration,
     _ action: @escaping @Sendable () -> Void
   )

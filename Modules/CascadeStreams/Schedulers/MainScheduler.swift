@@ -67,6 +67,6 @@ public final class MainScheduler: Scheduler {
   )
     -> any Disposable
   {
-    DispatchQueue.main.schedule(after: delay, action)
+    DispatchQueue.main.enqueue(after: delay, action)
   }
 }

@@ -6,7 +6,7 @@
 /// so a virtual-time scheduler (CascadeTesting's `TestScheduler`) drives them without real time.
 ///
 /// Implementations: ``ImmediateScheduler``, ``MainScheduler``, ``SerialDispatchQueueScheduler``,
-/// ``ConcurrentDispatchQueueScheduler``.
+/// ``ConcurrentDispatchQueueScheduler``, and `DispatchQueue` itself (as in Combine).
 public protocol Scheduler: Sendable {
   /// The scheduler's current time.
   var now: SchedulerInstant { get }

@@ -11,6 +11,29 @@ extension ObservableType {
     Streams.Map(upstream: self, transform: transform)
   }
 
+  /// Transforms each value with `transform`, as a type-erased ``Observable``.
+  ///
+  /// The compiler picks this form only where an ``Observable`` is expected and the concrete
+  /// `Streams.Map` of the other `map` would not do: a `map` returned from a function declared
+  /// `-> Observable<…>`, or passed as an `Observable` argument, as RxSwift's and ReactiveSwift's
+  /// `map` (which return their erased stream) are written:
+  ///
+  /// ```swift
+  /// func mutate(action: Action) -> Observable<Mutation, Never> {
+  ///   userService.follow().map { Mutation.setFollowing(true) }
+  /// }
+  /// ```
+  ///
+  /// Everywhere else ``ObservableType/map(_:)->Streams.Map<Self,Output>`` is chosen, and chains keep
+  /// their specialized type.
+  @_disfavoredOverload
+  @inlinable
+  public func map<Output: Sendable>(
+    _ transform: @escaping @Sendable (Element) -> Output
+  ) -> Observable<Output, Failure> {
+    Streams.Map(upstream: self, transform: transform).asObservable()
+  }
+
   /// Transforms each value with `transform`, dropping those it maps to `nil`.
   @inlinable
   public func compactMap<Output: Sendable>(
@@ -78,7 +101,7 @@ extension ObservableType where Element: Equatable {
 /// They are generic over their upstream so that the compiler specializes a whole chain into one
 /// loop; erase one with ``ObservableType/asObservable()`` to store it.
 public enum Streams: Sendable {
-  /// The stream returned by ``ObservableType/map(_:)``.
+  /// The stream returned by ``ObservableType/map(_:)->Streams.Map<Self,Output>``.
   public struct Map<Upstream: ObservableType, Element: Sendable>: ObservableType {
     /// The failure type, that of the upstream.
     public typealias Failure = Upstream.Failure

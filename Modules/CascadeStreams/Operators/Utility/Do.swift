@@ -15,7 +15,8 @@ extension ObservableType {
   ///   .do(onSubscribe: { spinner.start() }, onDispose: { spinner.stop() })
   /// ```
   ///
-  /// Like ``map(_:)``, it returns a concrete type the compiler specializes into the chain.
+  /// Like ``ObservableType/map(_:)->Streams.Map<Self,Output>``, it returns a concrete type the
+  /// compiler specializes into the chain.
   ///
   /// - Parameters:
   ///   - onNext: Called with each value, before it is forwarded.
