@@ -112,15 +112,25 @@ package enum SynchronousElements<Element: Sendable>: Sendable {
       observer.on(.completed)
       return Disposables.empty
     case .many(let elements):
-      let disposable = BooleanDisposable()
-      let lifetime = observer.lifetime
-      for element in elements {
-        if disposable.isDisposed || lifetime?.hasEnded == true { return disposable }
-        observer.on(.next(element))
-      }
-      if !disposable.isDisposed { observer.on(.completed) }
-      return disposable
+      return Self.emit(elements, to: observer)
     }
+  }
+
+  /// Emits each of `elements` to `observer`, then completes: synchronously, stopping before the
+  /// next element once the returned disposable is disposed or the observer's lifetime has ended.
+  @inlinable
+  static func emit<S: Sequence, Failure>(
+    _ elements: S,
+    to observer: AnyObserver<Element, Failure>
+  ) -> any Disposable where S.Element == Element {
+    let disposable = BooleanDisposable()
+    let lifetime = observer.lifetime
+    for element in elements {
+      if disposable.isDisposed || lifetime?.hasEnded == true { return disposable }
+      observer.on(.next(element))
+    }
+    if !disposable.isDisposed { observer.on(.completed) }
+    return disposable
   }
 }
 

@@ -64,14 +64,7 @@ extension Observable {
     // An array's elements are known now (and cannot change): a stream of plain values.
     if let array = sequence as? [Element] { return Observable(SynchronousElements(array)) }
     return Observable(unchecked: { observer in
-      let disposable = BooleanDisposable()
-      let lifetime = observer.lifetime
-      for element in sequence {
-        if disposable.isDisposed || lifetime?.hasEnded == true { return disposable }
-        observer.on(.next(element))
-      }
-      if !disposable.isDisposed { observer.on(.completed) }
-      return disposable
+      SynchronousElements.emit(sequence, to: observer)
     })
   }
 
