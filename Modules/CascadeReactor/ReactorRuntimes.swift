@@ -124,7 +124,9 @@ final class RuntimeTable: Sendable {
   /// The runtime of the reactor at `address`, if the table holds one.
   @usableFromInline
   func runtime(at address: UInt) -> (any AnyObject & Sendable)? {
-    slots.withLock { $0.entry(at: address) }?.runtime
+    // The runtime is read in place, under the lock: taking the entry out first would retain and
+    // release it on every lookup.
+    slots.withLock { $0.runtime(at: address) }
   }
 
   /// Takes in `owner` with `runtime`, unless another thread did first; sweeps when due.
@@ -196,11 +198,22 @@ extension RuntimeTable {
     }
 
     func entry(at address: UInt) -> Entry? {
+      index(of: address).flatMap { entries[$0] }
+    }
+
+    /// The runtime of the entry for `address`, if any.
+    func runtime(at address: UInt) -> (any AnyObject & Sendable)? {
+      guard let index = index(of: address) else { return nil }
+      return entries[index]?.runtime
+    }
+
+    /// The slot of `address`, if the table holds it.
+    func index(of address: UInt) -> Int? {
       let mask = keys.count - 1
       var index = home(of: address)
       while true {
         let key = keys[index]
-        if key == address { return entries[index] }
+        if key == address { return index }
         if key == 0 { return nil }
         index = (index + 1) & mask
       }
