@@ -41,7 +41,7 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
   @inlinable
   package init(_ elements: SynchronousElements<Element>) {
     // Never called: `subscribe` delivers `elements` itself. A closure that captures nothing
-    // costs no allocation, so `.just(x)` makes one object, the list of its elements.
+    // costs no allocation, so `.just(x)` makes one object, the box of its element.
     producer = { _ in Disposables.empty }
     synchronousElements = elements
   }
