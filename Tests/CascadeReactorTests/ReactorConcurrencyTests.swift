@@ -35,8 +35,6 @@ struct ReactorConcurrencyTests {
     }
   }
 
-  // AT-10: 16 threads × 1,000 increments, 3 subscribers: the final state is 16,000, `reduce`
-  // never overlapped, each subscriber's sequence is strictly increasing and ends at 16,000.
   /// ReactorKit's generic, subclassed reactor (`@unchecked Sendable`: a non-final class cannot be
   /// checked), written as ReactorKit's users write it: no `runtime`, and `mutate` returning a
   /// `concat` of `defer` blocks that read `currentState` (reduced at once, in the store's reduce
@@ -98,6 +96,8 @@ struct ReactorConcurrencyTests {
     #expect(observed.value == 1)
   }
 
+  // AT-10: 16 threads × 1,000 increments, 3 subscribers: the final state is 16,000, `reduce`
+  // never overlapped, each subscriber's sequence is strictly increasing and ends at 16,000.
   @Test func noLostOrDuplicatedActions() async {
     let reactor = CounterReactor()
     let violations = Counter()

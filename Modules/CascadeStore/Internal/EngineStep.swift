@@ -101,7 +101,7 @@ package struct StepSender {
   /// Calls `body` with the object and the context, without retaining them.
   @inlinable
   package func withContext<T>(_ body: (AnyObject, AnyObject?) -> T) -> T {
-    object._withUnsafeGuaranteedRef { object in
+    with { object in
       guard let context else { return body(object, nil) }
       return context._withUnsafeGuaranteedRef { body(object, $0) }
     }
