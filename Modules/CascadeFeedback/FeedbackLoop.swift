@@ -60,7 +60,8 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///   - reduce: The pure function `(State, Event) -> State`.
   ///   - feedbacks: The feedbacks, started in order.
   ///   - scheduler: Where ``states`` delivers, and the clock middlewares see. Default: the main
-  ///     queue (synchronously when the event was reduced there).
+  ///     queue, through a `MainScheduler` of the loop's own (synchronously when the event was
+  ///     reduced there and none of the loop's states waits there).
   ///   - deliversEveryState: Whether ``states`` delivers every state on `scheduler`, in order,
   ///     however far behind its subscribers are. Default `false`: a subscriber that is behind
   ///     gets the **latest** state (a state that arrives while another waits for its delivery
@@ -75,7 +76,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     initial: State,
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>],
-    scheduler: any Scheduler = MainScheduler.instance,
+    scheduler: any Scheduler = MainScheduler(),
     deliversEveryState: Bool = false,
     middlewares: [any Middleware<Event, State>] = [],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
@@ -100,7 +101,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     initial: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
-    scheduler: any Scheduler = MainScheduler.instance,
+    scheduler: any Scheduler = MainScheduler(),
     deliversEveryState: Bool = false,
     middlewares: [any Middleware<Event, State>] = [],
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil

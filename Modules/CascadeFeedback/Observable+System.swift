@@ -46,7 +46,7 @@ extension Observable where Failure == Never, Element: Sendable {
     initial: Element,
     reduce: @escaping @Sendable (Element, Event) -> Element,
     feedbacks: [Feedback<Element, Event>],
-    scheduler: any Scheduler = MainScheduler.instance,
+    scheduler: any Scheduler = MainScheduler(),
     deliversEveryState: Bool = false,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) -> Observable<Element, Never> {
@@ -68,7 +68,7 @@ extension Observable where Failure == Never, Element: Sendable {
     initial: Element,
     reduceInPlace reduce: @escaping @Sendable (inout Element, Event) -> Void,
     feedbacks: [Feedback<Element, Event>],
-    scheduler: any Scheduler = MainScheduler.instance,
+    scheduler: any Scheduler = MainScheduler(),
     deliversEveryState: Bool = false,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) -> Observable<Element, Never> {

@@ -100,8 +100,9 @@ open class BaseReactor<Action: Sendable, Mutation: Sendable, State: Sendable>: R
 
   /// Override to deliver the state stream elsewhere.
   ///
-  /// Default: the main queue.
-  open var scheduler: any Scheduler { MainScheduler.instance }
+  /// Default: the main queue, through a new `MainScheduler` (read once, when the reactor
+  /// starts), so that only this reactor's own waiting states make a delivery wait.
+  open var scheduler: any Scheduler { MainScheduler() }
 
   /// Override to attach middlewares.
   ///

@@ -141,8 +141,10 @@ public protocol Reactor: AnyObject, Sendable {
   /// Reworks the state stream, once, when the reactor starts. Default: unchanged.
   func transform(state: Observable<State, Never>) -> Observable<State, Never>
 
-  /// Where the state stream (`state`) delivers. Default: the main queue (synchronously when the
-  /// action was sent there).
+  /// Where the state stream (`state`) delivers. Default: the main queue, through a
+  /// `MainScheduler` of the reactor's own, so delivery is synchronous when the action was sent
+  /// on the main queue and none of this reactor's states waits there (other work waiting on the
+  /// main queue does not delay it). Read once, when the reactor starts.
   var scheduler: any Scheduler { get }
 
   /// Whether the state stream delivers every state on ``scheduler``, in order, however far
@@ -183,8 +185,9 @@ extension Reactor {
     return state
   }
 
-  /// The main queue.
-  public var scheduler: any Scheduler { MainScheduler.instance }
+  /// The main queue: a new `MainScheduler`, read once when the reactor starts, so that only
+  /// this reactor's own waiting states make a delivery wait.
+  public var scheduler: any Scheduler { MainScheduler() }
 
   /// `false`: subscribers that are behind get the latest state.
   public var deliversEveryState: Bool { false }

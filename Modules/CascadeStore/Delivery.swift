@@ -19,6 +19,9 @@ public enum Delivery: Sendable {
   case everyState(any Scheduler)
 
   /// On the main queue (the main actor's executor): synchronously when the input was processed
-  /// on the main queue with nothing of the main scheduler waiting, otherwise enqueued.
-  public static var main: Delivery { .scheduler(MainScheduler.instance) }
+  /// on the main queue with nothing of this subscription's waiting there, otherwise enqueued.
+  ///
+  /// Each use is a new `MainScheduler`, so other work waiting on the main queue (another
+  /// store's, or `MainScheduler.instance`'s) never turns a synchronous delivery into a later one.
+  public static var main: Delivery { .scheduler(MainScheduler()) }
 }

@@ -230,7 +230,9 @@ struct ReactorTests {
   }
 
   // The default scheduler is the main queue: an action sent on the main actor is delivered there
-  // synchronously; one sent from another thread arrives on the main actor later.
+  // synchronously, even while other work of the shared `MainScheduler.instance` waits on the main
+  // queue (the reactor delivers through a main scheduler of its own); one sent from another
+  // thread arrives on the main actor later.
   final class MainCounter: Reactor {
     typealias Action = Int
 
@@ -242,6 +244,11 @@ struct ReactorTests {
 
   @MainActor
   @Test func stateIsDeliveredOnTheMainQueueByDefault() async {
+    let otherWorkRan = Recorder<Bool>()
+    // Runs at once; what it schedules waits on the main queue until this test suspends.
+    MainScheduler.instance.schedule {
+      MainScheduler.instance.schedule { otherWorkRan.append(true) }
+    }
     let reactor = MainCounter()
     let seen = Recorder<Int>()
     let onMain = Recorder<Bool>()
@@ -251,12 +258,14 @@ struct ReactorTests {
     })
     reactor.send(1)
     #expect(seen.values == [0, 1])
+    #expect(otherWorkRan.values.isEmpty)
     DispatchQueue.global().async { reactor.send(10) }
     // `onMain` is appended after `seen`, in the same delivery: its third value means the third
     // state was delivered (the main actor is free meanwhile, so the main queue can deliver it).
     #expect(await onMain.wait(forCount: 3))
     #expect(seen.values == [0, 1, 11])
     #expect(onMain.values == [true, true, true])
+    #expect(await otherWorkRan.wait(forCount: 1))
     subscription.dispose()
   }
 }

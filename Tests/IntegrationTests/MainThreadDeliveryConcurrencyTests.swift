@@ -99,4 +99,33 @@ struct MainThreadDeliveryConcurrencyTests {
     #expect(app.state.last == [999, 999])
     subscription.dispose()
   }
+
+  // AT-14, synchronously: a state reduced on the main queue is delivered before `send` returns,
+  // even while other work of the shared `MainScheduler.instance` waits on the main queue (another
+  // store's delivery, a test running in parallel). Each store delivers through a main scheduler
+  // of its own, whose "run now" decision counts only its own waiting deliveries.
+  @Test(arguments: Architecture.allCases)
+  @MainActor
+  func aSendOnMainIsDeliveredAtOnceWhileOtherMainWorkWaits(_ architecture: Architecture) async {
+    let otherWorkRan = Watched(false)
+    // Runs at once (on the main queue, nothing waiting); what it schedules waits on the main
+    // queue until this test suspends.
+    MainScheduler.instance.schedule {
+      MainScheduler.instance.schedule { otherWorkRan.set(true) }
+    }
+    let app = LedgerApp(architecture, options: LedgerOptions(producers: 1, mainDelivery: true))
+    let probe = MainProbe()
+    let subscription = app.subscribe { ledger in
+      MainActor.assumeIsolated { probe.record(ledger.count) }
+    }
+    #expect(probe.counts == [0])
+    app.send(.entry(producer: 0, sequence: 0, amount: 1))
+    app.send(.entry(producer: 0, sequence: 1, amount: 1))
+    #expect(probe.counts == [0, 1, 2])
+    // The other work was waiting all along (the condition this test is about), and runs once
+    // the main actor suspends.
+    #expect(otherWorkRan.value == false)
+    #expect(await otherWorkRan.wait { $0 })
+    subscription.dispose()
+  }
 }

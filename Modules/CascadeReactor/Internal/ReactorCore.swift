@@ -36,13 +36,15 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     let weakReactor = WeakReactor(reactor)
     let closer = StoreCloser()
+    // Read once: the default is a new main scheduler per reactor (`Reactor.scheduler`).
+    let scheduler: any Scheduler = reactor.scheduler
     let store = Store<State, Input>(
       initialState: reactor.initialState,
       middlewares: reactor.middlewares.isEmpty
         ? [] : [ReactorMiddleware(MiddlewareStack(reactor.middlewares))],
       isolation: .callerThread,
       reentrancy: .queue,
-      scheduler: reactor.scheduler,
+      scheduler: scheduler,
       diagnostics: reactor.diagnostics,
       // Only for the mutations a stream emits while it starts (`Store.reduceNowIfWindowOpen`):
       // otherwise the step passes the reducer, with the reactor it already holds.
@@ -97,7 +99,6 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
     }
     let actionInput = actionsUnchanged ? nil : actions
     let mutationInput = mutationsUnchanged ? nil : mutations
-    let scheduler: any Scheduler = reactor.scheduler
     // The store's state stream already replays the current state to each subscriber; it is
     // shared only when `transform(state:)` reworks it, so that the transform runs once.
     let delivered =

@@ -280,7 +280,7 @@ final class LedgerReactor: Reactor {
   /// The main queue (the protocol's default) or, for tests of synchronous delivery, the thread
   /// that reduced the state.
   var scheduler: any Scheduler {
-    options.mainDelivery ? MainScheduler.instance : ImmediateScheduler.instance
+    options.mainDelivery ? MainScheduler() : ImmediateScheduler.instance
   }
 
   var middlewares: [any Middleware<LedgerInput, Ledger>] { options.middlewares }
