@@ -108,12 +108,13 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
 
   /// Schedules `action` at `instant`, or `delay` after the current time when `instant` is `nil`.
   ///
-  /// Instants in the past count as now.
+  /// Instants in the past count as now. `wakesTask` marks the item of a sleeping task.
   @discardableResult
   func schedule(
     at instant: SchedulerInstant?,
     after delay: Duration = .zero,
     counted: Bool,
+    wakesTask: Bool = false,
     _ action: @escaping @Sendable () -> Void
   ) -> ScheduledItem {
     let resource = counted ? Resources.increment() : nil
@@ -123,6 +124,7 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
         time: due,
         sequence: state.nextSequence,
         resource: resource,
+        wakesTask: wakesTask,
         scheduler: self,
         action: action
       )
@@ -205,6 +207,15 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
 
   /// Removes the next item due at or before `deadline` (any item if `nil`) and moves the clock to
   /// its time.
+  /// The due time of the item ``takeNext(dueBy:)`` would take now, if any.
+  func nextDueTime(dueBy deadline: SchedulerInstant?) -> SchedulerInstant? {
+    state.withLock { state -> SchedulerInstant? in
+      guard let first = state.items.peek() else { return nil }
+      if let deadline, first.time > deadline { return nil }
+      return first.time
+    }
+  }
+
   func takeNext(dueBy deadline: SchedulerInstant?) -> (ScheduledItem, @Sendable () -> Void)? {
     state.withLock { state -> (ScheduledItem, @Sendable () -> Void)? in
       guard let first = state.items.peek() else { return nil }

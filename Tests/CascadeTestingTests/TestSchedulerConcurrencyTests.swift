@@ -47,24 +47,20 @@ struct TestSchedulerConcurrencyTests {
   @Test func schedulingFromOtherThreadsWhileAdvancingIsFine() async {
     let scheduler = TestScheduler()
     let ran = Counter()
-    let group = DispatchGroup()
-    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+    @Sendable func scheduleSteps(_: Int) {
       for step in 0..<250 {
         scheduler.schedule(after: .milliseconds(step)) { ran.increment() }
       }
     }
-    for _ in 0..<4 {
-      DispatchQueue.global().async(group: group) {
-        for step in 0..<250 {
-          scheduler.schedule(after: .milliseconds(step)) { ran.increment() }
-        }
-      }
-    }
+    // Four threads schedule before the clock moves, four more while it advances (threads of
+    // their own: the cooperative pool is never blocked).
+    #expect(await runOnThreads(4, scheduleSteps))
+    async let whileAdvancing = runOnThreads(4, scheduleSteps)
     for _ in 0..<10 { await scheduler.advance(by: .milliseconds(10)) }
-    // A safety net only: the wait ends when the four producers are done.
-    #expect(await onOwnThread { group.wait(timeout: .now() + .seconds(60)) == .success })
+    #expect(await whileAdvancing)
     await scheduler.advance(by: .seconds(1))
     #expect(ran.value == 2_000)
+    #expect(scheduler.pendingCount == 0)
   }
 
   // The Clock: a task sleeping 2 s on the scheduler resumes only once an advance reaches 2 s.

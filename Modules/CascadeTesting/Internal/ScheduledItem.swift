@@ -11,6 +11,9 @@ final class ScheduledItem: Disposable, @unchecked Sendable {
   let sequence: Int
   /// What the item counts as in `Resources` while it waits, if it counts.
   let resource: Resources.Token?
+  /// Whether running the item resumes a task (a ``TestScheduler/sleep(until:tolerance:)``),
+  /// which an `async` advance lets run before it goes on.
+  let wakesTask: Bool
   /// The work, or `nil` once the item has run or been cancelled.
   ///
   /// Guarded by the scheduler's lock.
@@ -21,12 +24,14 @@ final class ScheduledItem: Disposable, @unchecked Sendable {
     time: SchedulerInstant,
     sequence: Int,
     resource: Resources.Token?,
+    wakesTask: Bool = false,
     scheduler: TestScheduler,
     action: @escaping @Sendable () -> Void
   ) {
     self.time = time
     self.sequence = sequence
     self.resource = resource
+    self.wakesTask = wakesTask
     self.scheduler = scheduler
     self.action = action
   }
