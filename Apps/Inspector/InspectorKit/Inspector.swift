@@ -106,8 +106,7 @@ public final class Inspector: Sendable {
   /// Starts listening on 127.0.0.1 and `port` (0: a free port), and returns the page's URL,
   /// with the port bound and the token: `http://127.0.0.1:PORT/?token=…`.
   ///
-  /// - Throws: ``StartError`` when the port is in use or the server does not listen within 30
-  ///   seconds.
+  /// - Throws: ``StartError`` when the port is in use or the server cannot listen.
   public func start(port: UInt16 = 0) async throws(StartError) -> URL {
     let handler = InspectorHandler(token: token, api: api)
     let server = try await LoopbackServer.start(port: port, handler: handler)
@@ -116,8 +115,9 @@ public final class Inspector: Sendable {
     // thread of the cooperative pool the server answers on.
     let api = api
     api.prepareWarming()
+    // The default quality of service: at `.background`, a machine busy with other work left it
+    // behind for minutes, while the requests waiting for it held their threads.
     let warming = Thread { api.warm() }
-    warming.qualityOfService = .background
     warming.start()
     running.withLock { $0 = server }
     // The token is hexadecimal: it needs no escaping in a URL.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A seeded, reproducible generator of hostile command lines for fuzz-style tests of parsers.
 ///
 /// It mixes the words a parser knows (verbs, flags) with what a user or a script might send by
@@ -9,12 +11,14 @@
 /// let arguments = fuzz.arguments()  // e.g. ["rm", "--json", "-1", "é"]
 /// let line = fuzz.line()            // e.g. "add  \"💥"
 /// ```
-public struct Fuzz {
+public struct Fuzz: Sendable {
   private var state: UInt64
   /// The words the parser knows as commands.
   public let verbs: [String]
   /// The options and flags the parser knows.
   public let flags: [String]
+  /// The lengths of the long strings among the tokens.
+  public let longLengths: [Int]
 
   /// Tokens that are hard on parsers.
   public static let hostile: [String] = [
@@ -28,10 +32,15 @@ public struct Fuzz {
   ]
 
   /// A generator that always makes the same inputs for the same `seed`.
-  public init(seed: UInt64, verbs: [String], flags: [String] = []) {
+  ///
+  /// `longest` caps the long strings among the tokens (256, 4,096 and 70,000 characters): an
+  /// argument parser that suggests a near option for an unknown one compares each long string
+  /// with every option, which takes seconds per 70,000 characters in a debug build.
+  public init(seed: UInt64, verbs: [String], flags: [String] = [], longest: Int = 70_000) {
     state = seed
     self.verbs = verbs
     self.flags = flags
+    longLengths = [256, 4_096, 70_000].filter { $0 <= longest }
   }
 
   /// The next number of SplitMix64.
@@ -63,7 +72,7 @@ public struct Fuzz {
     case 16...17: return garbage(length: roll(1...12))
     case 18: return flags.isEmpty ? garbage(length: 3) : pick(flags) + "=" + pick(Self.hostile)
     default:
-      return String(repeating: pick(["x", "é", "💥", " "]), count: pick([256, 4_096, 70_000]))
+      return String(repeating: pick(["x", "é", "💥", " "]), count: pick(longLengths))
     }
   }
 
@@ -96,5 +105,46 @@ public struct Fuzz {
       line += word
     }
     return roll(0...9) == 0 ? "  \(line)  " : line
+  }
+}
+
+/// What a parser made of fuzzed inputs (``Fuzz/run(_:count:make:parse:)``).
+public struct FuzzOutcome<Input: Sendable>: Sendable {
+  /// How many inputs parsed.
+  public var accepted = 0
+  /// How many were refused with a message.
+  public var refused = 0
+  /// The inputs refused without a message (only white space): each one a defect.
+  public var silent: [Input] = []
+}
+
+extension Fuzz {
+  /// Runs `count` inputs made by `make` through `parse`, which returns `nil` for an input it
+  /// accepted and the message it refused the input with otherwise.
+  ///
+  /// The loop is CPU-bound (seconds in a debug build): it runs on a thread of its own, so that
+  /// it holds no thread of the cooperative pool, which the suite's other tests need meanwhile.
+  public static func run<Input: Sendable>(
+    _ fuzz: Fuzz,
+    count: Int,
+    make: @escaping @Sendable (inout Fuzz) -> Input,
+    parse: @escaping @Sendable (Input) -> String?
+  ) async -> FuzzOutcome<Input> {
+    await onOwnThread {
+      var fuzz = fuzz
+      var outcome = FuzzOutcome<Input>()
+      for _ in 0..<count {
+        let input = make(&fuzz)
+        guard let message = parse(input) else {
+          outcome.accepted += 1
+          continue
+        }
+        outcome.refused += 1
+        if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+          outcome.silent.append(input)
+        }
+      }
+      return outcome
+    }
   }
 }

@@ -9,7 +9,7 @@ import Testing
 
 @testable import movies
 
-/// Thousands of seeded random command lines against `movies`' argument parser, its browse
+/// Seeded random command lines against `movies`' argument parser, its browse
 /// keys and its browse loop, in-process: nothing crashes, and every input either parses or
 /// fails with a message.
 @Suite struct MoviesFuzzTests {
@@ -21,41 +21,37 @@ import Testing
   ]
 
   @Test func randomArgumentsParseOrFailWithAMessage() async {
-    var fuzz = Fuzz(seed: 31, verbs: Self.verbs, flags: Self.flags)
-    var parsed = 0
-    for _ in 0..<2_000 {
-      // CPU-bound for tens of seconds in a debug build: let other tests' tasks run meanwhile
-      // (the cooperative pool has one thread per core).
-      await Task.yield()
-      let arguments = fuzz.arguments()
+    let outcome = await Fuzz.run(
+      Fuzz(seed: 31, verbs: Self.verbs, flags: Self.flags, longest: 256),
+      count: 500
+    ) {
+      $0.arguments()
+    } parse: { (arguments: [String]) -> String? in
       do {
         _ = try MoviesCommand.parseAsRoot(arguments)
-        parsed += 1
+        return nil
       } catch {
-        let message = MoviesCommand.message(for: error)
-        #expect(
-          !message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-          "no message for \(arguments)"
-        )
+        return MoviesCommand.message(for: error)
       }
     }
-    #expect(parsed > 20)
+    #expect(outcome.silent.isEmpty, "no message for \(outcome.silent)")
+    #expect(outcome.accepted > 20)
   }
 
   @Test func randomKeysParseOrFailWithAMessage() async {
-    var fuzz = Fuzz(seed: 32, verbs: Self.verbs)
-    var parsed = 0
-    for _ in 0..<5_000 {
-      await Task.yield()
-      let line = fuzz.roll(0...1) == 0 ? fuzz.line() : fuzz.token()
-      do {
+    let fuzz = Fuzz(seed: 32, verbs: Self.verbs)
+    let outcome = await Fuzz.run(fuzz, count: 1_500) { fuzz in
+      fuzz.roll(0...1) == 0 ? fuzz.line() : fuzz.token()
+    } parse: { (line: String) -> String? in
+      do throws(BrowseKey.Unknown) {
         _ = try BrowseKey.parse(line)
-        parsed += 1
+        return nil
       } catch {
-        #expect(!error.description.isEmpty, "no message for \(line.debugDescription)")
+        return error.description
       }
     }
-    #expect(parsed > 300)
+    #expect(outcome.silent.isEmpty, "no message for \(outcome.silent)")
+    #expect(outcome.accepted > 150)
   }
 }
 
