@@ -67,7 +67,15 @@ public struct FileProblem: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(.missingDirectory, reason: "there is no directory \(directory)")
       }
     case ENOTDIR: self.init(.missingDirectory, reason: "a part of the path is not a directory")
-    case EACCES, EPERM: self.init(.permissionDenied, reason: "permission denied")
+    case EACCES, EPERM:
+      // Foundation refuses to read a device or a pipe with EACCES, readable as it may be.
+      var info = stat()
+      if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR
+      {
+        self = .notRegularFile
+      } else {
+        self.init(.permissionDenied, reason: "permission denied")
+      }
     case EISDIR: self.init(.isDirectory, reason: "it is a directory")
     // A pipe without a reader or a socket, opened without blocking.
     case ENXIO, ENODEV: self = .notRegularFile

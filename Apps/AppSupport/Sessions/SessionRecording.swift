@@ -33,7 +33,9 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
     let data: Data
     do {
       // A directory reads as nothing on some systems: refused by name first.
-      if FileProblem.isDirectory(path) { throw FileProblem(.isDirectory, reason: "it is a directory") }
+      if FileProblem.isDirectory(path) {
+        throw FileProblem(.isDirectory, reason: "it is a directory")
+      }
       data = try Data(contentsOf: url)
     } catch {
       let problem = FileProblem(error, path: path)

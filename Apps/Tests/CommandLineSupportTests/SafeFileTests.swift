@@ -69,7 +69,9 @@ import Darwin
       try SafeFile.write(Data("new".utf8), to: directory + "/absolute")
       #expect(Self.type(directory + "/absolute") == S_IFLNK)
       #expect(Self.type(directory + "/relative") == S_IFLNK)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/sub/target")) == Data("new".utf8))
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: directory + "/sub/target")) == Data("new".utf8)
+      )
       #expect(try Self.names(directory + "/sub") == ["target"], "a temporary file was left")
       #expect(try SafeFile.resolvingLinks(directory + "/absolute") == directory + "/sub/target")
     }
@@ -81,7 +83,9 @@ import Darwin
       try SafeFile.write(Data("new".utf8), to: directory + "/link")
       #expect(Self.type(directory + "/link") == S_IFLNK)
       #expect(Self.type(directory + "/missing") == S_IFREG)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/missing")) == Data("new".utf8))
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: directory + "/missing")) == Data("new".utf8)
+      )
     }
   }
 
@@ -109,9 +113,14 @@ import Darwin
       #expect(problem?.kind == .missingDirectory)
       #expect(problem?.reason == "there is no directory \(directory)/none")
       #expect(Self.problem(writing: directory + "/a/b/file", creatingDirectories: true) == nil)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/a/b/file")) == Data("new".utf8))
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: directory + "/a/b/file")) == Data("new".utf8)
+      )
       try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/plain"))
-      #expect(Self.problem(writing: directory + "/plain/file")?.reason == "a part of the path is not a directory")
+      #expect(
+        Self.problem(writing: directory + "/plain/file")?.reason
+          == "a part of the path is not a directory"
+      )
     }
   }
 
@@ -141,10 +150,14 @@ import Darwin
         userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))]
       )
       #expect(FileProblem(wrapped, path: missing).reason == "permission denied")
-      #expect(FileProblem(CocoaError(.fileReadNoPermission), path: missing).kind == .permissionDenied)
+      #expect(
+        FileProblem(CocoaError(.fileReadNoPermission), path: missing).kind == .permissionDenied
+      )
       #expect(FileProblem(POSIXError(.EISDIR), path: directory).reason == "it is a directory")
       // An error that says nothing: what the path is now.
-      #expect(FileProblem(CocoaError(.fileReadUnknown), path: directory).reason == "it is a directory")
+      #expect(
+        FileProblem(CocoaError(.fileReadUnknown), path: directory).reason == "it is a directory"
+      )
       #expect(FileProblem(CocoaError(.fileReadUnknown), path: "/dev/null").kind == .notRegularFile)
     }
   }

@@ -140,4 +140,38 @@ import Testing
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
     #expect(names.sorted() == ["file", "folder", "pipe"], "a temporary file was left behind")
   }
+
+  /// Proves that a recording, a script or a save that is a directory or a device is missing
+  /// input (66), said in plain words (no Foundation error code), and not "permission denied"
+  /// for a readable `/dev/null`.
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the tests"))
+  func unreadableInputsAreMissingInputInPlainWords() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let folder = directory.url.path
+    let save = directory.file("save.json").path
+    let cases: [(arguments: [String], message: String)] = [
+      (["play", "--save", save, "--replay", folder], "cannot replay \(folder): it is a directory"),
+      (
+        ["play", "--save", save, "--replay", "/dev/null"],
+        "cannot replay /dev/null: \(Self.notRegular)"
+      ),
+      (
+        ["play", "--save", save, "--script", "/dev/null"],
+        "cannot read the script /dev/null: \(Self.notRegular)"
+      ),
+      (
+        ["show", "--save", "/dev/null"],
+        "cannot load the game from /dev/null: the save file could not be read or written: "
+          + Self.notRegular
+      ),
+    ]
+    for (arguments, message) in cases {
+      let run = try await Self.rpg(arguments)
+      #expect(run.status == 66, "rpg \(arguments): \(run.summary)")
+      #expect(run.errorText == "rpg: \(message)\n")
+      #expect(FileKind(atPath: save) == .missing)
+    }
+    #expect(FileKind(atPath: "/dev/null") == .characterDevice)
+  }
 }

@@ -199,7 +199,10 @@ import Testing
     )
     let cases: [(arguments: [String], status: Int32, message: String)] = [
       (["--replay", directory.file("none.jsonl").path], 66, "there is no such file"),
-      (["--replay", directory.url.path], 66, "cannot replay \(directory.url.path): it is a directory"),
+      (
+        ["--replay", directory.url.path], 66,
+        "cannot replay \(directory.url.path): it is a directory"
+      ),
       (["--replay", truncated], 65, "line \(last): truncated recording"),
       (["--replay", corrupt], 65, "line 4: corrupt record"),
       (

@@ -40,7 +40,10 @@ import Testing
         in: directory
       )
       #expect(run.succeeded, "\(run.summary)")
-      let export = try await Self.todo(["--db", "todo.sqlite", "export", "export.json"], in: directory)
+      let export = try await Self.todo(
+        ["--db", "todo.sqlite", "export", "export.json"],
+        in: directory
+      )
       #expect(export.outputText == "exported 1 task\n" || export.outputText == "exported 1 tasks\n")
       #expect(export.succeeded, "\(export.summary)")
       #expect(FileKind(atPath: path + "/record.jsonl") == .symbolicLink)
@@ -156,7 +159,8 @@ import Testing
     }
   }
 
-  /// Proves that `--replay` of a directory is refused with 66 and one line saying so.
+  /// Proves that `--replay` of a directory and `import /dev/null` are refused with 66 and one
+  /// line saying so in plain words.
   @Test(.enabled(if: executable != nil, "the todo executable was not found next to the tests"))
   func replayingADirectoryIsMissingInput() async throws {
     try await withTemporaryDirectory { directory in
@@ -166,6 +170,12 @@ import Testing
       )
       #expect(run.status == 66, "\(run.summary)")
       #expect(run.errorText == "todo: cannot replay \(directory.path): it is a directory\n")
+      let null = try await Self.todo(["--db", "todo.sqlite", "import", "/dev/null"], in: directory)
+      #expect(null.status == 66, "\(null.summary)")
+      #expect(
+        null.errorText
+          == "todo: cannot read /dev/null: it is not a regular file (a device, a pipe or a socket)\n"
+      )
     }
   }
 }
