@@ -147,17 +147,12 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   public var recordingProblem: String? {
     let failures = recordingFailures
     guard let first = failures.first, let path = recorder?.path else { return nil }
-    let reason: String
-    let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    var isDirectory: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
-      || !isDirectory.boolValue
-    {
-      reason = "there is no directory \(directory)"
-    } else {
-      reason = first.underlying.localizedDescription
-        .split(whereSeparator: \.isNewline).joined(separator: " ")
-    }
+    // A file error in plain words; another (a value that cannot be encoded) as it says itself.
+    let reason =
+      FileProblem.isFileError(first.underlying)
+      ? FileProblem(first.underlying, path: path).reason
+      : first.underlying.localizedDescription.split(whereSeparator: \.isNewline)
+        .joined(separator: " ")
     let count = failures.count == 1 ? "a record" : "\(failures.count) records"
     return "\(count) could not be written to \(path): \(reason)"
   }

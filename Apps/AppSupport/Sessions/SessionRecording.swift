@@ -32,10 +32,15 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
     let path = url.path
     let data: Data
     do {
+      // A directory reads as nothing on some systems: refused by name first.
+      if FileProblem.isDirectory(path) {
+        throw FileProblem(.isDirectory, reason: "it is a directory")
+      }
       data = try Data(contentsOf: url)
     } catch {
-      guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
-      throw .unreadable(path: path, reason: error.localizedDescription)
+      let problem = FileProblem(error, path: path)
+      if problem.kind == .missing { throw .missing(path: path) }
+      throw .unreadable(path: path, reason: problem.reason)
     }
     let text = String(decoding: data, as: UTF8.self)
     // First only the headers, read leniently: a recording of another app or architecture is
@@ -102,9 +107,13 @@ public enum SessionReplayError: Error, Sendable, Equatable, CustomStringConverti
   case diverged(path: String, reason: String)
 
   /// How a command line that cannot replay the recording ends: ``ExitStatus/noInput`` (66) for
-  /// a missing file, ``ExitStatus/dataError`` (65) otherwise.
+  /// a file that is missing or cannot be read (a directory, no permission),
+  /// ``ExitStatus/dataError`` (65) otherwise.
   public var exitStatus: ExitStatus {
-    if case .missing = self { .noInput } else { .dataError }
+    switch self {
+    case .missing, .unreadable: .noInput
+    case .damaged, .notThisSession, .diverged: .dataError
+    }
   }
 
   /// ``exitStatus``'s code.

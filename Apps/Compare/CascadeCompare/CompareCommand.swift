@@ -1,4 +1,5 @@
 import AppScenarios
+import AppSupport
 import ArgumentParser
 import CompareKit
 import Foundation
@@ -16,7 +17,8 @@ struct CompareCommand: AsyncParsableCommand {
       states were identical across the three architectures, the non-blank, non-comment lines \
       of the architecture's implementation, replays of the app's scenarios per second, \
       processor time per replay, and the peak memory the replays added. Prints a Markdown table; --json also writes JSON. \
-      Exits with status 1 when some architecture went through different states. Build in \
+      Exits with status 1 when some architecture went through different states, 74 when \
+      the JSON cannot be written. Build in \
       release for meaningful numbers: swift run -c release cascade-compare
       """
   )
@@ -83,7 +85,15 @@ struct CompareCommand: AsyncParsableCommand {
     if let json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try encoder.encode(report).write(to: URL(fileURLWithPath: json))
+      do {
+        // Through a symbolic link; never over a device, a pipe, a socket or a directory.
+        try SafeFile.write(try encoder.encode(report), to: json)
+      } catch {
+        FileHandle.standardError.write(
+          Data("cascade-compare: cannot write \(json): \(FileProblem(error, path: json))\n".utf8)
+        )
+        throw ExitCode(74)
+      }
     }
     guard report.allIdentical else {
       FileHandle.standardError.write(

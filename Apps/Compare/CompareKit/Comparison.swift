@@ -71,7 +71,10 @@ public struct Comparison: Sendable {
       do {
         return total + (try LineCounter.count(file: root.appendingPathComponent(file)))
       } catch {
-        throw UnreadableSource(file: file, reason: "\(error.localizedDescription)")
+        throw UnreadableSource(
+          file: file,
+          reason: FileProblem(error, path: root.appendingPathComponent(file).path).reason
+        )
       }
     }
   }

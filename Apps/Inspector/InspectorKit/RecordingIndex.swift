@@ -43,8 +43,9 @@ struct RecordingIndex: Sendable {
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
     } catch {
-      guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
-      throw .unreadable(path: path, reason: error.localizedDescription)
+      let problem = FileProblem(error, path: path)
+      if problem.kind == .missing { throw .missing(path: path) }
+      throw .unreadable(path: path, reason: problem.reason)
     }
     self.path = path
     self.data = data

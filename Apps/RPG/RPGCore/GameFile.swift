@@ -1,12 +1,5 @@
+import AppSupport
 public import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The save file of a game: JSON, written atomically, never written over when it cannot be read
 /// unless the player agrees.
@@ -59,7 +52,7 @@ public struct GameFile: Sendable {
       data = try Data(contentsOf: url)
     } catch {
       if !exists { throw .missing }
-      throw .io(Self.describe(error))
+      throw .io(FileProblem(error, path: url.path).reason)
     }
     return try Self.decode(data)
   }
@@ -70,7 +63,9 @@ public struct GameFile: Sendable {
   }
 
   /// Writes `game`: to a temporary file in the same directory, then renamed over the save, so
-  /// the save is always either the old game or the new one.
+  /// the save is always either the old game or the new one (``SafeFile/write(_:to:creatingDirectories:)``:
+  /// a symbolic link is written through and kept; a device, a pipe, a socket or a directory is
+  /// refused and left as it is).
   ///
   /// A file that cannot be read as a save (corrupt, or from a newer version) is replaced only
   /// when `overwrite` is true; otherwise its error is thrown and the file is left untouched.
@@ -90,21 +85,10 @@ public struct GameFile: Sendable {
     } catch {
       throw .io(Self.describe(error))
     }
-    let directory = url.deletingLastPathComponent()
-    let temporary = directory.appendingPathComponent(
-      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
-    )
     do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      try data.write(to: temporary)
+      try SafeFile.write(data, to: url.path, creatingDirectories: true)
     } catch {
-      try? FileManager.default.removeItem(at: temporary)
-      throw .io(Self.describe(error))
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw .io("cannot rename the temporary file over the save: \(reason)")
+      throw .io(error.reason)
     }
   }
 
@@ -158,7 +142,7 @@ public struct GameFile: Sendable {
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
       return "unexpected value at \(path(context.codingPath))"
     case let error as CocoaError:
-      return error.localizedDescription
+      return FileProblem(error, path: "").reason
     default:
       return String(describing: error)
     }

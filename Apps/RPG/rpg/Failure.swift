@@ -36,17 +36,3 @@ func printError(_ message: String) {
 func terminate(_ status: ExitStatus) -> Never {
   exit(status.rawValue)
 }
-
-/// Why a file cannot be read, in words.
-enum FileProblem {
-  /// `there is no such file`, `it is a directory`, `permission denied`, or the system's words.
-  static func describe(_ path: String, _ error: any Error) -> String {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return "there is no such file"
-    }
-    if isDirectory.boolValue { return "it is a directory" }
-    if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
-    return error.localizedDescription.split(whereSeparator: \.isNewline).joined(separator: " ")
-  }
-}

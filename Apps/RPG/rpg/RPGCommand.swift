@@ -268,7 +268,7 @@ struct Play: AsyncParsableCommand {
     do {
       return .data(try Data(contentsOf: URL(fileURLWithPath: path)))
     } catch {
-      return .failure("cannot read the script \(path): \(FileProblem.describe(path, error))")
+      return .failure("cannot read the script \(path): \(FileProblem(error, path: path))")
     }
   }
 
@@ -404,8 +404,9 @@ enum RPGRecordingHelp: RecordingHelp {
     (the same --architecture, --json and --save): a recording made on one architecture is \
     replayed on that architecture only. --record with --replay is a usage error (64); a \
     recording that is damaged (the line is named), of a newer format version, of another app, \
-    architecture or command, or that does not match this run is refused with 65, a missing one \
-    with 66, and one that cannot be created or written with 74.
+    architecture or command, or that does not match this run is refused with 65, a missing or \
+    unreadable one (a directory) with 66, and one that cannot be created or written (a device, \
+    a pipe, a directory) with 74.
     """
 }
 

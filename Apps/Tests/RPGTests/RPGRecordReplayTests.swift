@@ -144,8 +144,9 @@ import Testing
   }
 
   /// Proves that a recording that cannot be replayed is refused before anything is played: a
-  /// missing file with status 66, any other bad recording (unreadable, truncated, corrupt, of a
-  /// newer format version, of another architecture or app, not a session) with status 65, each
+  /// missing or unreadable file (a directory) with status 66, any other bad recording (truncated,
+  /// corrupt, of a newer format version, of another architecture or app, not a session) with
+  /// status 65, each
   /// with one line on standard error naming the file and why (and the line, for a damaged one),
   /// nothing on standard output, and the save file untouched; `--record` with `--replay` is a
   /// usage error (64) that creates no file, and a recording that cannot be created ends the run
@@ -198,7 +199,10 @@ import Testing
     )
     let cases: [(arguments: [String], status: Int32, message: String)] = [
       (["--replay", directory.file("none.jsonl").path], 66, "there is no such file"),
-      (["--replay", directory.url.path], 65, "cannot replay \(directory.url.path): "),
+      (
+        ["--replay", directory.url.path], 66,
+        "cannot replay \(directory.url.path): it is a directory"
+      ),
       (["--replay", truncated], 65, "line \(last): truncated recording"),
       (["--replay", corrupt], 65, "line 4: corrupt record"),
       (

@@ -1,3 +1,4 @@
+import AppSupport
 import Dispatch
 import Foundation
 import GRDB
@@ -59,6 +60,9 @@ public final class TodoDatabase: Sendable {
     lockTimeout: Duration = .seconds(30)
   ) throws(TodoDatabaseError) {
     self.path = path
+    // A symbolic link is followed to the file it leads to, which is opened (or created) and
+    // kept a link: SQLite's write-ahead log and shared memory go beside the real file.
+    let path = (try? SafeFile.resolvingLinks(path)) ?? path
     var file = try TodoDatabaseFile.inspect(path)
     if file == nil {
       try Self.create(path)
@@ -240,7 +244,7 @@ public final class TodoDatabase: Sendable {
         try files.moveItem(atPath: temporary, toPath: path)
       } catch {
         if files.fileExists(atPath: path) { return }
-        throw .cannotCreate(path: path, detail: error.localizedDescription)
+        throw .cannotCreate(path: path, detail: FileProblem(error, path: path).reason)
       }
     }
   }

@@ -1,3 +1,4 @@
+import AppSupport
 public import Foundation
 
 /// What a database file is, found out before SQLite opens it, so that a file todo cannot use is
@@ -35,7 +36,7 @@ struct TodoDatabaseFile {
         // Another process created the file between the two calls (two `todo` processes
         // starting on a new database): look at it again, once.
         guard lookingAgain else { return try inspect(path, lookingAgain: true) }
-        throw .cannotOpen(path: path, detail: error.localizedDescription)
+        throw .cannotOpen(path: path, detail: FileProblem(error, path: path).reason)
       }
       // No file: it can be created if its directory exists.
       let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -72,7 +73,7 @@ struct TodoDatabaseFile {
       let size = Int(try handle.seekToEnd())
       return (size, head)
     } catch {
-      throw .cannotOpen(path: path, detail: error.localizedDescription)
+      throw .cannotOpen(path: path, detail: FileProblem(error, path: path).reason)
     }
   }
 
@@ -167,7 +168,7 @@ extension TodoDatabase {
         try files.moveItem(atPath: path + suffix, toPath: target + suffix)
       }
     } catch {
-      throw .cannotCreate(path: target, detail: error.localizedDescription)
+      throw .cannotCreate(path: target, detail: FileProblem(error, path: target).reason)
     }
     return target
   }

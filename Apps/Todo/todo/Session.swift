@@ -173,7 +173,7 @@ struct Session {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       }
     } catch {
-      complain("cannot create \(directory.path): \(error.localizedDescription)")
+      complain("cannot create \(directory.path): \(FileProblem(error, path: directory.path))")
       throw ExitCode(ExitStatus.ioError.rawValue)
     }
     return directory.appendingPathComponent("todo.sqlite").path
@@ -247,7 +247,7 @@ struct Session {
       do {
         return .data(try Data(contentsOf: URL(fileURLWithPath: file)))
       } catch {
-        return .failure(error.localizedDescription)
+        return .failure(FileProblem(error, path: file).reason)
       }
     }
     let data: Data
@@ -271,17 +271,18 @@ struct Session {
     return state.lastCommit?.tasks.count ?? 0
   }
 
-  /// Exports every task to a JSON file, written atomically.
+  /// Exports every task to a JSON file, written atomically (``SafeFile``: through a symbolic
+  /// link, never over a device, a pipe, a socket or a directory).
   ///
   /// A replay writes no file: whether the recorded session wrote it is recorded.
   func exportFile(_ file: String) async throws -> Int {
     let tasks = service.currentState.tasks
     let written = try await app.fact("export") {
       do {
-        try TodoTransfer.export(tasks).write(to: URL(fileURLWithPath: file), options: .atomic)
+        try SafeFile.write(TodoTransfer.export(tasks), to: file)
         return .flag(true)
       } catch {
-        return .failure(error.localizedDescription)
+        return .failure(FileProblem(error, path: file).reason)
       }
     }
     switch written {

@@ -145,8 +145,8 @@ enum TodoRecordingHelp: RecordingHelp {
     Exit status: 0 on success; 1 when a command is refused (as without a recording); 64 for a \
     bad command line (such as --record with --replay); 65 when FILE is damaged (a truncated or \
     corrupt line, named), of a newer format version, of another app, architecture or command, \
-    or does not match this run; 66 when FILE does not exist; 74 when the recording cannot \
-    be created or written.
+    or does not match this run; 66 when FILE does not exist or cannot be read (a directory); 74 \
+    when the recording cannot be created or written (a device, a pipe, a directory).
     """
 }
 

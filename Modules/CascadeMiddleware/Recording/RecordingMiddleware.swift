@@ -75,7 +75,9 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
   /// Creates a recorder writing to the JSON Lines file at `url`.
   ///
   /// - Parameters:
-  ///   - url: The file; created on the first record.
+  ///   - url: The file; created on the first record, and written into through a symbolic link.
+  ///     Only a regular file is written: a device, a pipe or a socket is refused
+  ///     (``RecordingFileError``, given to `onError`) and left as it is.
   ///   - append: Whether to keep what the file already holds; by default it is replaced.
   ///   - now: The clock of the records' times; by default the time since this call.
   ///   - onError: Receives each record that could not be written; by default it is logged.
