@@ -174,7 +174,7 @@ let package = Package(
     .executableTarget(
       name: "CascadeCompare",
       dependencies: [
-        "AppScenarios", "CompareKit",
+        "AppScenarios", "CommandLineSupport", "CompareKit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Compare/CascadeCompare"

@@ -1,5 +1,6 @@
 import AppScenarios
 import ArgumentParser
+import CommandLineSupport
 import CompareKit
 import Foundation
 
@@ -76,7 +77,7 @@ struct CompareCommand: AsyncParsableCommand {
       apps.isEmpty || apps.contains { $0.lowercased() == app.name.lowercased() }
     }
     let comparison = Comparison(root: repository, iterations: iterations) { line in
-      FileHandle.standardError.write(Data("\(line)\n".utf8))
+      StandardError.print(line)
     }
     let report = try await comparison.run(selected)
     print(report.markdown, terminator: "")
@@ -86,9 +87,7 @@ struct CompareCommand: AsyncParsableCommand {
       try encoder.encode(report).write(to: URL(fileURLWithPath: json))
     }
     guard report.allIdentical else {
-      FileHandle.standardError.write(
-        Data("some architecture went through different states (see the table)\n".utf8)
-      )
+      StandardError.print("some architecture went through different states (see the table)")
       throw ExitCode(1)
     }
   }
