@@ -74,8 +74,8 @@ import Darwin
       #expect(shell.status == ExitStatus.dataError.rawValue, "\(shell.summary)")
       #expect(
         shell.errorText
-          == "todo: line 1 has a NUL character (U+0000), which a title cannot hold; it was ignored\n"
-          + "todo: line 2 has a NUL character (U+0000), which a title cannot hold; it was ignored\n",
+          == "todo: line 1: a title cannot hold a NUL character (U+0000); it was ignored\n"
+          + "todo: line 2: a title cannot hold a NUL character (U+0000); it was ignored\n",
         "\(shell.errorText)"
       )
       #expect(shell.outputText == "no tasks\n", "\(shell.outputText)")

@@ -349,7 +349,7 @@ struct Interactive: AsyncParsableCommand {
       reported on standard error and the session goes on. At the end of the input (or quit) \
       the session exits with the status of the first line that failed: 0 if none did, 1 for a \
       refused command, 64 for a line that is not a command, 65 for a line that is not UTF-8 \
-      or holds a NUL character (ignored), and the statuses of the database and files as `todo --help` lists them.
+      or a title with a NUL character (ignored), and the statuses of the database and files as `todo --help` lists them.
 
       """ + ExitStatus.helpText
   )
@@ -427,16 +427,17 @@ struct Interactive: AsyncParsableCommand {
         failed(ExitStatus.dataError.rawValue)
         continue
       }
-      // A title would be stored cut at the NUL, while the acknowledgement shows it whole.
-      if TodoTransfer.containsNUL(line) {
-        Session.complain(
-          "line \(number) has a NUL character (U+0000), which a title cannot hold; it was ignored"
-        )
-        failed(ExitStatus.dataError.rawValue)
-        continue
-      }
       do {
-        if try await session.run(try TodoCommandLine.parse(line)) == .quit { break }
+        let command = try TodoCommandLine.parse(line)
+        // A title would be stored cut at the NUL, while the acknowledgement showed it whole.
+        if let title = Self.title(in: command), TodoTransfer.containsNUL(title) {
+          Session.complain(
+            "line \(number): a title cannot hold a NUL character (U+0000); it was ignored"
+          )
+          failed(ExitStatus.dataError.rawValue)
+          continue
+        }
+        if try await session.run(command) == .quit { break }
       } catch let code as ExitCode {
         // Already reported by the session.
         failed(code.rawValue)
@@ -452,6 +453,14 @@ struct Interactive: AsyncParsableCommand {
     }
     StandardOutput.flush()
     return failure
+  }
+
+  /// The title `command` would store (`add`, `edit`), if any.
+  static func title(in command: TodoCommand) -> String? {
+    switch command {
+    case .intent(.add(let title)), .intent(.edit(_, let title)): title
+    default: nil
+    }
   }
 }
 
