@@ -174,7 +174,7 @@ let package = Package(
     .executableTarget(
       name: "CascadeCompare",
       dependencies: [
-        "AppScenarios", "AppSupport", "CompareKit",
+        "AppScenarios", "AppSupport", "CommandLineSupport", "CompareKit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Compare/CascadeCompare"

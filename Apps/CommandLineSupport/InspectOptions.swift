@@ -56,11 +56,9 @@ public struct InspectOptions: ParsableArguments {
     guard let inspector else { return }
     do {
       let url = try await inspector.start(port: inspectPort ?? 0)
-      FileHandle.standardError.write(
-        Data("\(app): inspect with: cascade-inspect --live \(url.absoluteString)\n".utf8)
-      )
+      StandardError.print("\(app): inspect with: cascade-inspect --live \(url.absoluteString)")
     } catch {
-      FileHandle.standardError.write(Data("\(app): \(error.description)\n".utf8))
+      StandardError.print("\(app): \(error.description)")
       throw ExitCode(ExitStatus.ioError.rawValue)
     }
   }

@@ -1,6 +1,7 @@
 import AppScenarios
 import AppSupport
 import ArgumentParser
+import CommandLineSupport
 import CompareKit
 import Foundation
 
@@ -78,7 +79,7 @@ struct CompareCommand: AsyncParsableCommand {
       apps.isEmpty || apps.contains { $0.lowercased() == app.name.lowercased() }
     }
     let comparison = Comparison(root: repository, iterations: iterations) { line in
-      FileHandle.standardError.write(Data("\(line)\n".utf8))
+      StandardError.print(line)
     }
     let report = try await comparison.run(selected)
     print(report.markdown, terminator: "")
@@ -96,9 +97,7 @@ struct CompareCommand: AsyncParsableCommand {
       }
     }
     guard report.allIdentical else {
-      FileHandle.standardError.write(
-        Data("some architecture went through different states (see the table)\n".utf8)
-      )
+      StandardError.print("some architecture went through different states (see the table)")
       throw ExitCode(1)
     }
   }

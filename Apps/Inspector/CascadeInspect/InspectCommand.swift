@@ -76,11 +76,11 @@ struct InspectCommand: AsyncParsableCommand {
       StandardOutput.flush()
     } catch let failure as Failure {
       StandardOutput.flush()
-      FileHandle.standardError.write(Data((failure.message + "\n").utf8))
+      StandardError.print(failure.message)
       Foundation.exit(failure.status.rawValue)
     } catch {
       StandardOutput.flush()
-      Self.exit(withError: error)
+      Self.exitPrinting(error)
     }
   }
 
@@ -90,7 +90,7 @@ struct InspectCommand: AsyncParsableCommand {
     case (.some, .some): throw ValidationError("give a recording FILE or --live URL, not both")
     case (nil, .some(let live)):
       guard let url = URL(string: live), url.scheme == "ws",
-        url.host == "127.0.0.1" || url.host == "localhost"
+        let host = url.host?.lowercased(), host == "127.0.0.1" || host == "localhost"
       else {
         throw ValidationError(
           "--live takes the ws://127.0.0.1:PORT/live?token=… URL an app printed"

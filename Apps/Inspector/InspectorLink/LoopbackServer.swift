@@ -90,12 +90,13 @@ public final class LoopbackServer: Sendable {
     return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
   }
 
-  /// Whether `request`'s `Host` header is `127.0.0.1:PORT` or `localhost:PORT`.
+  /// Whether `request`'s `Host` header is `127.0.0.1:PORT` or `localhost:PORT`, the name in any
+  /// case (host names are case-insensitive: `LocalHost:PORT` is the same host).
   ///
   /// A page on another site that rebinds its name to 127.0.0.1 sends its own name, and is
   /// refused.
   public static func isAddressedToLoopback(_ request: HTTPRequest, port: UInt16) -> Bool {
-    guard let host = request.headers[.host] else { return false }
+    guard let host = request.headers[.host]?.lowercased() else { return false }
     return host == "127.0.0.1:\(port)" || host == "localhost:\(port)"
   }
 }

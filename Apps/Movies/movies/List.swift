@@ -130,10 +130,10 @@ struct ProgressBar {
     let width = 30
     let filled = total > 0 ? min(width, page * width / total) : width
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-    FileHandle.standardError.write(Data("\r[\(bar)] page \(page) of \(total)".utf8))
+    StandardError.write("\r[\(bar)] page \(page) of \(total)")
   }
 
   func clear() {
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    StandardError.write("\r\u{1B}[K")
   }
 }

@@ -46,10 +46,10 @@ struct MoviesCommand: AsyncParsableCommand {
       Foundation.exit(error.rawValue)
     } catch let error as MoviesClient.InvalidURL {
       StandardOutput.flush()
-      exit(withError: fail(error.description, .usage))
+      exitPrinting(fail(error.description, .usage))
     } catch {
       StandardOutput.flush()
-      exit(withError: error)
+      exitPrinting(error)
     }
   }
 }

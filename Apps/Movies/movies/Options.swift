@@ -362,7 +362,7 @@ struct ServerOptions: ParsableArguments {
 
 /// Writes `text` to standard error, as one line.
 func printError(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
+  StandardError.print(text)
 }
 
 /// Prints `movies: message` on standard error, and returns the exit status to end with.

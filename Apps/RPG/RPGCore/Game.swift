@@ -27,6 +27,16 @@ public struct Game: Sendable, Equatable, Codable {
     defeated = 0
   }
 
+  /// Decodes a game, checking its numbers (see ``OutOfRange``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    seed = try container.decode(UInt64.self, forKey: .seed)
+    player = try container.decode(Player.self, forKey: .player)
+    monster = try container.decodeIfPresent(Monster.self, forKey: .monster)
+    step = try container.decode(.step, in: 0...Rules.maxCount)
+    defeated = try container.decode(.defeated, in: 0...Rules.maxCount)
+  }
+
   /// Whether the game is over: the player died.
   public var isOver: Bool { player.isDead }
 
@@ -39,35 +49,48 @@ public struct Game: Sendable, Equatable, Codable {
   /// hit with no monster) change nothing but the step.
   public mutating func apply(_ event: GameEvent) {
     if case .refused = event { return }
-    step += 1
+    // Every sum stays within the ranges a save is checked against (``Rules/maxCount``, …).
+    let counts = 0...Rules.maxCount
+    step = Rules.add(1, to: step, within: counts)
     switch event {
     case .gameStarted(let game):
       self = game
     case .monsterAppeared(let newMonster):
       monster = newMonster
     case .playerHit(let damage):
-      if let hp = monster?.hp { monster?.hp = max(0, hp - damage) }
+      if let hp = monster?.hp {
+        monster?.hp = Rules.subtract(damage, from: hp, within: 0...max(0, hp))
+      }
     case .monsterHit(let damage):
-      player.hp = max(0, player.hp - damage)
+      player.hp = Rules.subtract(damage, from: player.hp, within: 0...max(0, player.hp))
     case .monsterDefeated:
       if let defeatedMonster = monster {
-        player.xp += defeatedMonster.xp
-        player.inventory.gold += defeatedMonster.gold
-        defeated += 1
+        player.xp = Rules.add(defeatedMonster.xp, to: player.xp, within: counts)
+        player.inventory.gold = Rules.add(
+          defeatedMonster.gold,
+          to: player.inventory.gold,
+          within: counts
+        )
+        defeated = Rules.add(1, to: defeated, within: counts)
       }
       monster = nil
     case .leveledUp(let level):
-      player.xp -= Rules.xpToLevelUp(from: player.level)
-      player.level = level
-      player.maxHP += Rules.hpPerLevel
-      player.attack += Rules.attackPerLevel
+      let cost = Rules.xpToLevelUp(from: player.level)
+      player.xp = Rules.subtract(cost, from: player.xp, within: counts)
+      player.level = min(max(level, 1), Rules.maxLevel)
+      player.maxHP = Rules.add(Rules.hpPerLevel, to: player.maxHP, within: 1...Rules.maxPlayerHP)
+      player.attack = Rules.add(
+        Rules.attackPerLevel,
+        to: player.attack,
+        within: 0...Rules.maxPlayerAttack
+      )
       player.hp = player.maxHP
-      player.inventory.potions += 1
+      player.inventory.potions = Rules.add(1, to: player.inventory.potions, within: counts)
     case .potionDrunk(let healed):
-      player.inventory.potions -= 1
-      player.hp = min(player.maxHP, player.hp + healed)
+      player.inventory.potions = Rules.subtract(1, from: player.inventory.potions, within: counts)
+      player.hp = Rules.add(healed, to: player.hp, within: 0...max(0, player.hp, player.maxHP))
     case .rested(let healed):
-      player.hp = min(player.maxHP, player.hp + healed)
+      player.hp = Rules.add(healed, to: player.hp, within: 0...max(0, player.hp, player.maxHP))
     case .fled:
       monster = nil
     case .fleeFailed, .died, .refused:

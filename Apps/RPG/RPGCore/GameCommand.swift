@@ -114,9 +114,10 @@ public enum GameCommand: Sendable, Equatable {
   /// - Throws: ``GameScriptError``, naming the first bad line.
   public static func parseScript(_ text: String) throws(GameScriptError) -> [GameCommand] {
     var commands: [GameCommand] = []
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
-      .enumerated()
-    {
+    // A line ends with "\n" or "\r\n" (one Character in Swift, which "\n" alone does not
+    // match): a script saved with Windows line endings reads as the same commands.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for (index, line) in lines.enumerated() {
       do {
         if let command = try parse(String(line)) { commands.append(command) }
       } catch {

@@ -141,6 +141,8 @@ public struct GameFile: Sendable {
       return "missing \(path(context.codingPath + [key]))"
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
       return "unexpected value at \(path(context.codingPath))"
+    case let error as OutOfRange:
+      return error.description
     case let error as CocoaError:
       return FileProblem(error, path: "").reason
     default:

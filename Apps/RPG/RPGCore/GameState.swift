@@ -43,7 +43,7 @@ public struct GameState: Sendable, Equatable, Codable {
 
   /// Applies one change: the reducer every architecture shares.
   public mutating func apply(_ change: GameChange) {
-    changes += 1
+    changes &+= 1  // a counter: it wraps rather than trap
     switch change {
     case .happened(let event):
       // Events other than a start need a game; the rules never produce them without one.

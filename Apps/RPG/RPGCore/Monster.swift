@@ -23,6 +23,22 @@ public struct Monster: Sendable, Equatable, Codable {
     self.gold = gold
   }
 
+  /// Decodes a monster, checking its numbers (see ``OutOfRange``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    maxHP = try container.decode(.maxHP, in: 1...Rules.maxCount)
+    hp = try container.decode(.hp, in: 0...maxHP, "(the monster's maxHP)")
+    attack = try container.decode(.attack, in: 0...Rules.maxCount)
+    xp = try container.decode(.xp, in: 0...Self.mostXP)
+    gold = try container.decode(.gold, in: 0...Self.mostGold)
+  }
+
+  /// The most experience a monster of the ``roster`` gives.
+  public static let mostXP = roster.map(\.xp).max() ?? 0
+  /// The most gold a monster of the ``roster`` drops.
+  public static let mostGold = roster.map(\.gold).max() ?? 0
+
   /// The monsters of the world, weakest first; the player meets stronger ones as they level up.
   public static let roster: [Monster] = [
     Monster(name: "Rat", hp: 6, attack: 2, xp: 4, gold: 1),

@@ -15,14 +15,19 @@ public struct Player: Sendable, Equatable, Codable {
   /// The inventory.
   public var inventory: Inventory
 
+  /// The hit points of a new player.
+  public static let startingHP = 20
+  /// The attack of a new player.
+  public static let startingAttack = 5
+
   /// Creates a player.
   public init(
     name: String,
     level: Int = 1,
     xp: Int = 0,
-    hp: Int = 20,
-    maxHP: Int = 20,
-    attack: Int = 5,
+    hp: Int = startingHP,
+    maxHP: Int = startingHP,
+    attack: Int = startingAttack,
     inventory: Inventory = Inventory()
   ) {
     self.name = name
@@ -32,6 +37,26 @@ public struct Player: Sendable, Equatable, Codable {
     self.maxHP = maxHP
     self.attack = attack
     self.inventory = inventory
+  }
+
+  /// Decodes a player, checking its numbers (see ``OutOfRange``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    level = try container.decode(.level, in: 1...Rules.maxLevel)
+    // Below the highest level, experience that pays for the next level is spent on it in the
+    // turn that gained it: at most one fight's worth is left over (in a recording's state taken
+    // between the fight and its level-ups).
+    if level < Rules.maxLevel {
+      let range = 0...(Rules.xpToLevelUp(from: level) - 1 + Monster.mostXP)
+      xp = try container.decode(.xp, in: range, "at level \(level)")
+    } else {
+      xp = try container.decode(.xp, in: 0...Rules.maxCount)
+    }
+    maxHP = try container.decode(.maxHP, in: 1...Rules.maxPlayerHP)
+    hp = try container.decode(.hp, in: 0...maxHP, "(the player's maxHP)")
+    attack = try container.decode(.attack, in: 0...Rules.maxPlayerAttack)
+    inventory = try container.decode(Inventory.self, forKey: .inventory)
   }
 
   /// The experience needed to leave the current level.
@@ -52,5 +77,12 @@ public struct Inventory: Sendable, Equatable, Codable {
   public init(potions: Int = 2, gold: Int = 0) {
     self.potions = potions
     self.gold = gold
+  }
+
+  /// Decodes an inventory, checking its numbers (see ``OutOfRange``).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    potions = try container.decode(.potions, in: 0...Rules.maxCount)
+    gold = try container.decode(.gold, in: 0...Rules.maxCount)
   }
 }

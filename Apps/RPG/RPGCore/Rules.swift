@@ -19,8 +19,38 @@ public enum Rules {
   /// The chance, in percent, that a monster interrupts a rest.
   public static let ambushChance = 25
 
-  /// The experience needed to leave `level`.
-  public static func xpToLevelUp(from level: Int) -> Int { level * 10 }
+  /// The highest level: experience gathered there no longer levels up.
+  public static let maxLevel = 10_000
+  /// The most any count of a game reaches: experience at the highest level, gold, potions,
+  /// monsters defeated, steps.
+  ///
+  /// It is far below `Int.max`, so that no rule's sum overflows; a count stays there once it
+  /// reaches it.
+  public static let maxCount = 1_000_000_000_000_000
+  /// The player's most hit points: those of the highest level.
+  public static let maxPlayerHP = Player.startingHP + hpPerLevel * (maxLevel - 1)
+  /// The player's strongest attack: that of the highest level.
+  public static let maxPlayerAttack = Player.startingAttack + attackPerLevel * (maxLevel - 1)
+
+  /// The experience needed to leave `level` (`Int.max` for a level too high to leave).
+  public static func xpToLevelUp(from level: Int) -> Int {
+    let (xp, overflow) = level.multipliedReportingOverflow(by: 10)
+    return overflow ? Int.max : xp
+  }
+
+  /// `value + amount`, kept within `range`: the rules' sums never overflow.
+  static func add(_ amount: Int, to value: Int, within range: ClosedRange<Int>) -> Int {
+    let (sum, overflow) = value.addingReportingOverflow(amount)
+    if overflow { return amount < 0 ? range.lowerBound : range.upperBound }
+    return min(max(sum, range.lowerBound), range.upperBound)
+  }
+
+  /// `value - amount`, kept within `range`.
+  static func subtract(_ amount: Int, from value: Int, within range: ClosedRange<Int>) -> Int {
+    let (difference, overflow) = value.subtractingReportingOverflow(amount)
+    if overflow { return amount > 0 ? range.lowerBound : range.upperBound }
+    return min(max(difference, range.lowerBound), range.upperBound)
+  }
 
   /// The monster met when exploring with `dice` at `level`: stronger ones appear as the
   /// player levels up.
@@ -167,9 +197,12 @@ private struct Turn {
     if game.player.isDead { emit(.died) }
   }
 
-  /// Every level the experience gathered pays for.
+  /// Every level the experience gathered pays for, up to ``Rules/maxLevel``: each costs at least
+  /// 10 experience, so a fight's few points pay for a few levels at most.
   mutating func levelUps() {
-    while game.player.xp >= Rules.xpToLevelUp(from: game.player.level) {
+    while game.player.level < Rules.maxLevel,
+      game.player.xp >= Rules.xpToLevelUp(from: game.player.level)
+    {
       emit(.leveledUp(level: game.player.level + 1))
     }
   }

@@ -29,7 +29,7 @@ extension Failure: LocalizedError {
 /// path, a line typed) are shown escaped.
 func printError(_ message: String) {
   let line = "rpg: \(DisplayText.escaped(message))\n"
-  try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
+  StandardError.write(line)
 }
 
 /// Ends the program with `status`.

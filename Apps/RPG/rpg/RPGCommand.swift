@@ -46,7 +46,7 @@ struct RPGCommand: AsyncParsableCommand {
       terminate(failure.status)
     } catch {
       StandardOutput.flush()
-      Self.exit(withError: error)
+      Self.exitPrinting(error)
     }
   }
 

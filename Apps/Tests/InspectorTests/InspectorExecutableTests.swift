@@ -175,7 +175,15 @@ import Testing
     )
     let query = "/api/summary?token=\(served.token)"
     #expect(try loopbackRequest(port: port, path: query, host: "localhost:\(port)").status == 200)
-    for host in ["evil.example", "evil.example:\(port)", "127.0.0.1", "localhost:1"] {
+    // Host names are case-insensitive: the same host in capitals is answered too.
+    for host in ["LOCALHOST:\(port)", "LocalHost:\(port)"] {
+      #expect(
+        try loopbackRequest(port: port, path: query, host: host).status == 200,
+        "Host: \(host)"
+      )
+    }
+    for host in ["evil.example", "evil.example:\(port)", "127.0.0.1", "localhost:1", "LOCALHOST:1"]
+    {
       let refused = try loopbackRequest(port: port, path: query, host: host)
       #expect(refused.status == 421, "Host: \(host)")
       #expect(refused.headers["set-cookie"] == nil)

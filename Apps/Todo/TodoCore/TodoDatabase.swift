@@ -77,7 +77,7 @@ public final class TodoDatabase: Sendable {
     let queue: DatabaseQueue
     do {
       queue = try DatabaseQueue(
-        path: path,
+        path: Self.openingPath(path, readOnly: isReadOnly),
         configuration: Self.configuration(readOnly: isReadOnly, lockTimeout: lockTimeout)
       )
     } catch {
@@ -99,6 +99,23 @@ public final class TodoDatabase: Sendable {
   }
 
   // MARK: - Opening
+
+  /// What SQLite opens for the file at `path`: the path itself, or, for a file opened read-only
+  /// with no write-ahead log beside it, an `immutable` URI, so that reading it creates no `-wal`
+  /// or `-shm` file beside it (a read-only connection to a WAL database creates them when it
+  /// can, as the superuser always can).
+  ///
+  /// Immutable is safe there: the file has no write permission and no log, so no todo process
+  /// writes it while it is read.
+  private static func openingPath(_ path: String, readOnly: Bool) -> String {
+    guard readOnly, !FileManager.default.fileExists(atPath: path + "-wal") else { return path }
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    guard let escaped = path.addingPercentEncoding(withAllowedCharacters: allowed) else {
+      return path
+    }
+    return "file:\(escaped)?immutable=1"
+  }
 
   private static func configuration(
     readOnly: Bool,
@@ -182,7 +199,11 @@ public final class TodoDatabase: Sendable {
       throw openError(error, path: path)
     }
     guard identity.application == applicationID else {
-      if identity.application != 0 || identity.objects > 0 { throw .notATodoDatabase(path: path) }
+      // A new database has nothing in it: no application id, no tables, and no user version (a
+      // file another tool marked with one is that tool's, even with no tables yet).
+      if identity.application != 0 || identity.objects > 0 || identity.version != 0 {
+        throw .notATodoDatabase(path: path)
+      }
       return .none
     }
     if identity.version > schemaVersion || identity.superseded {

@@ -42,8 +42,20 @@ public enum TodoTransfer {
       guard !item.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         throw Failure(description: "task \(index + 1) has an empty title")
       }
+      guard !TodoTransfer.containsNUL(item.title) else {
+        throw Failure(
+          description: "task \(index + 1) has a NUL character (U+0000) in its title, "
+            + "which a title cannot hold"
+        )
+      }
       return TodoDraft(title: item.title, done: item.done ?? false)
     }
+  }
+
+  /// Whether `text` holds a NUL character (U+0000), which SQLite would store as the end of a
+  /// title: the shell and import refuse such text rather than store less than they acknowledge.
+  public static func containsNUL(_ text: String) -> Bool {
+    text.unicodeScalars.contains("\u{0}")
   }
 
   /// One task of an import file.

@@ -18,6 +18,9 @@ struct Session {
   let database: TodoDatabase?
   /// The live inspection endpoint (`--inspect`), started by ``startInspecting(_:)``.
   let inspector: LiveInspector?
+  /// How long a command waits for its write: `--lock-timeout`, which SQLite may spend waiting
+  /// for another process's lock, and a minute more for the work itself.
+  let patience: Duration
   /// The service.
   var service: any AppService<TodoIntent, TodoState> { app.service }
 
@@ -27,6 +30,7 @@ struct Session {
     let path = try options.db ?? Self.defaultPath()
     self.path = path
     quiet = options.quiet
+    patience = options.lockTimeoutDuration + .seconds(60)
     let database = try Self.open(path, options)
     self.database = database
     app = makeTodoSession(options.architecture, database: database, command: "shell")
@@ -42,6 +46,7 @@ struct Session {
   ///   created (74).
   init(_ options: Options, command: String) throws {
     quiet = options.quiet
+    patience = options.lockTimeoutDuration + .seconds(60)
     if let replay = options.recording.replay {
       path = try options.db ?? Self.defaultPath(creating: false)
       database = nil
@@ -133,7 +138,7 @@ struct Session {
       return try TodoDatabase(
         path: path,
         creatingInEmptyFile: options.create,
-        lockTimeout: .milliseconds(Int((options.lockTimeout * 1000).rounded()))
+        lockTimeout: options.lockTimeoutDuration
       )
     } catch let error where options.recover && error.isRecoverable {
       do {
@@ -183,7 +188,16 @@ struct Session {
   /// (with the error's exit status).
   @discardableResult
   func perform(_ intent: TodoIntent) async throws -> TodoState {
-    let state = try await app.perform(intent, timeout: .seconds(60))
+    let state: TodoState
+    do {
+      state = try await app.perform(intent, timeout: patience)
+    } catch is AppServiceTimeout {
+      Self.complain(
+        "\(path) did not answer within \(patience.components.seconds) seconds; "
+          + "the command may not have been done, try again later"
+      )
+      throw ExitCode(ExitStatus.temporaryFailure.rawValue)
+    }
     if let error = state.lastError {
       Self.complain("\(error)")
       throw ExitCode(error.exitStatus.rawValue)
@@ -338,7 +352,7 @@ struct Session {
 
   /// Prints a message to standard error, on one line (control characters escaped).
   static func complain(_ message: String) {
-    FileHandle.standardError.write(Data("todo: \(DisplayText.escaped(message))\n".utf8))
+    StandardError.print("todo: \(DisplayText.escaped(message))")
   }
 }
 

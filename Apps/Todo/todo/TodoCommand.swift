@@ -44,7 +44,7 @@ struct Todo: AsyncParsableCommand {
     change is refused with 74.
     Other statuses: 1 when a command is refused (an unknown id, an empty title, nothing to \
     undo); 64 for a bad command line; 65 for an argument that is not UTF-8 or an import file \
-    that is not a task list; 66 for an import file that cannot be read; 74 when an export \
+    that is not a task list (a title with a NUL character included); 66 for an import file that cannot be read; 74 when an export \
     cannot be written, or standard output is closed (quietly).
     """
 
@@ -67,10 +67,8 @@ struct Todo: AsyncParsableCommand {
         try command.run()
       }
     } catch {
-      guard exitCode(for: error) == .success else { exit(withError: error) }
-      // Help and version: printed the way everything else is.
-      let text = fullMessage(for: error)
-      if !text.isEmpty { StandardOutput.print(text) }
+      // Help and version printed the way everything else is; errors on standard error.
+      exitPrinting(error)
     }
     StandardOutput.flush()
   }
@@ -109,6 +107,11 @@ struct Options: ParsableArguments {
   @OptionGroup var recording: RecordingOptions
 
   @OptionGroup var inspection: InspectOptions
+
+  /// `--lock-timeout`, as a duration (validated: 0 to a day).
+  var lockTimeoutDuration: Duration {
+    .milliseconds(Int((lockTimeout * 1000).rounded()))
+  }
 
   /// The architecture the service is built on (`--architecture`).
   var architecture: Architecture { architectureOption.architecture }
@@ -346,7 +349,7 @@ struct Interactive: AsyncParsableCommand {
       reported on standard error and the session goes on. At the end of the input (or quit) \
       the session exits with the status of the first line that failed: 0 if none did, 1 for a \
       refused command, 64 for a line that is not a command, 65 for a line that is not UTF-8 \
-      (ignored), and the statuses of the database and files as `todo --help` lists them.
+      or a title with a NUL character (ignored), and the statuses of the database and files as `todo --help` lists them.
 
       """ + ExitStatus.helpText
   )
@@ -425,7 +428,16 @@ struct Interactive: AsyncParsableCommand {
         continue
       }
       do {
-        if try await session.run(try TodoCommandLine.parse(line)) == .quit { break }
+        let command = try TodoCommandLine.parse(line)
+        // A title would be stored cut at the NUL, while the acknowledgement showed it whole.
+        if let title = Self.title(in: command), TodoTransfer.containsNUL(title) {
+          Session.complain(
+            "line \(number): a title cannot hold a NUL character (U+0000); it was ignored"
+          )
+          failed(ExitStatus.dataError.rawValue)
+          continue
+        }
+        if try await session.run(command) == .quit { break }
       } catch let code as ExitCode {
         // Already reported by the session.
         failed(code.rawValue)
@@ -441,6 +453,14 @@ struct Interactive: AsyncParsableCommand {
     }
     StandardOutput.flush()
     return failure
+  }
+
+  /// The title `command` would store (`add`, `edit`), if any.
+  static func title(in command: TodoCommand) -> String? {
+    switch command {
+    case .intent(.add(let title)), .intent(.edit(_, let title)): title
+    default: nil
+    }
   }
 }
 
