@@ -175,11 +175,26 @@ final class URLSessionTransport: PageTransport {
     static func outcome(of exchange: Exchange, error: (any Error)?) -> Result<Data, MoviesError> {
       if let failure = exchange.failure { return .failure(failure) }
       if let urlError = error as? URLError, urlError.code == .timedOut { return .failure(.timeout) }
+      if let urlError = error as? URLError, let malformed = malformedReply(urlError) {
+        return .failure(.malformedReply(malformed))
+      }
       guard let reader = exchange.reader else {
         return .failure(.transport(error.map(describe) ?? "no HTTP response"))
       }
       if error != nil { return .failure(reader.brokenOff) }
       return reader.finish()
+    }
+
+    /// What is wrong with a reply that is not valid HTTP or leads nowhere, in a few words;
+    /// `nil` for an error that is not about the reply (the server cannot be reached, the
+    /// connection broke).
+    static func malformedReply(_ error: URLError) -> String? {
+      switch error.code {
+      case .badServerResponse, .cannotParseResponse: "not valid HTTP"
+      case .httpTooManyRedirects: "its redirects go round in a loop, or are too many"
+      case .redirectToNonExistentLocation: "a redirect without a location"
+      default: nil
+      }
     }
 
     /// A transport error, in a few words.
