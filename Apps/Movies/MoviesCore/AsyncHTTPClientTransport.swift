@@ -144,7 +144,13 @@ struct AsyncHTTPClientTransport: PageTransport {
   /// negative `Content-Length`) or a redirect that leads nowhere is a malformed reply; only a
   /// server that cannot be reached or a connection that breaks is a transport failure.
   static func describe(_ error: any Error) -> MoviesError {
-    if let error = error as? HTTPParserError { return .malformedReply(describe(error)) }
+    if let error = error as? HTTPParserError {
+      switch error {
+      // The connection closed mid-reply: a reply cut short (or lost), not a malformed one.
+      case .invalidEOFState, .closedConnection: return .transport("connection lost")
+      default: return .malformedReply(describe(error))
+      }
+    }
     if let error = error as? HTTPClientError {
       switch error {
       case .deadlineExceeded, .readTimeout, .connectTimeout: return .timeout
