@@ -248,7 +248,8 @@ public struct MoviesClient: MoviePageSource {
       return "page \(page.page) is past 'total_pages' (\(page.totalPages))"
     }
     if page.results.isEmpty && page.page < page.totalPages {
-      return "page \(page.page) of \(page.totalPages) has no films (only the last page may be empty)"
+      return
+        "page \(page.page) of \(page.totalPages) has no films (only the last page may be empty)"
     }
     for (index, movie) in page.results.enumerated() {
       guard range.contains(movie.id) else {

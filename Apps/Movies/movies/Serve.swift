@@ -25,13 +25,15 @@ struct Serve: AsyncParsableCommand {
   @Option(
     name: .customLong("malformed-page"),
     parsing: .unconditionalSingleValue,
-    help: "A page that answers malformed JSON.")
+    help: "A page that answers malformed JSON."
+  )
   var malformedPages: [Int] = []
 
   @Option(
     name: .customLong("hang-page"),
     parsing: .unconditionalSingleValue,
-    help: "A page that never answers.")
+    help: "A page that never answers."
+  )
   var hangingPages: [Int] = []
 
   @Option(
@@ -44,7 +46,8 @@ struct Serve: AsyncParsableCommand {
   @Option(
     name: .customLong("html-page"),
     parsing: .unconditionalSingleValue,
-    help: "A page that answers HTML (text/html), not JSON.")
+    help: "A page that answers HTML (text/html), not JSON."
+  )
   var htmlPages: [Int] = []
 
   @Option(
