@@ -115,10 +115,18 @@ struct AsyncHTTPClientTransport: PageTransport {
     }
 
     /// The typed failure for the error the request failed with.
+    ///
+    /// A deadline that passes mid-body is a timeout, and a reply that stops being HTTP mid-body
+    /// is malformed; only a connection that closes after the head cuts the reply short.
     func failure(for error: any Error) -> MoviesError {
       if let failure { return failure }
+      let described = AsyncHTTPClientTransport.describe(error)
+      switch described {
+      case .timeout, .malformedReply: return described
+      default: break
+      }
       if let reader, (error as? HTTPClientError) != .cancelled { return reader.brokenOff }
-      return AsyncHTTPClientTransport.describe(error)
+      return described
     }
   }
 
@@ -131,12 +139,29 @@ struct AsyncHTTPClientTransport: PageTransport {
   }
 
   /// A failure before the head, as the client's typed error.
+  ///
+  /// An answer that is not HTTP (a garbage status line, header bytes that are not allowed, a
+  /// negative `Content-Length`) or a redirect that leads nowhere is a malformed reply; only a
+  /// server that cannot be reached or a connection that breaks is a transport failure.
   static func describe(_ error: any Error) -> MoviesError {
+    if let error = error as? HTTPParserError {
+      switch error {
+      // The connection closed mid-reply: a reply cut short (or lost), not a malformed one.
+      case .invalidEOFState, .closedConnection: return .transport("connection lost")
+      default: return .malformedReply(describe(error))
+      }
+    }
     if let error = error as? HTTPClientError {
       switch error {
       case .deadlineExceeded, .readTimeout, .connectTimeout: return .timeout
       case .remoteConnectionClosed: return .transport("connection lost")
       case .cancelled: return .transport("cancelled")
+      case .redirectCycleDetected: return .malformedReply("its redirects go round in a loop")
+      case .redirectLimitReached: return .malformedReply("more than 5 redirects")
+      case .invalidURL, .emptyHost, .emptyScheme:
+        return .malformedReply("a redirect to an address that cannot be fetched")
+      case .bodyLengthMismatch, .contentLengthMissing:
+        return .malformedReply("the body does not match its headers")
       default: return .transport(String(describing: error))
       }
     }
@@ -149,6 +174,20 @@ struct AsyncHTTPClientTransport: PageTransport {
       return .transport("unknown host")
     }
     return .transport(text.split(whereSeparator: \.isNewline).joined(separator: " "))
+  }
+
+  /// What an HTTP parser error says about the reply, in a few words.
+  static func describe(_ error: HTTPParserError) -> String {
+    switch error {
+    case .invalidStatus, .invalidVersion, .invalidConstant: "the status line is not HTTP"
+    case .invalidHeaderToken, .invalidCharactersUsed, .lfExpected:
+      "a header has bytes that are not allowed"
+    case .invalidContentLength, .unexpectedContentLength: "its Content-Length is not valid"
+    case .headerOverflow: "its headers are too large"
+    case .invalidChunkSize: "a chunk size is not valid"
+    case .trailingGarbage: "bytes after the end of the reply"
+    default: "not valid HTTP (\(error))"
+    }
   }
 }
 #endif

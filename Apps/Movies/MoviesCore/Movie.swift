@@ -43,7 +43,7 @@ public struct Movie: Sendable, Equatable, Hashable, Codable, Identifiable {
   /// Decodes a film; `release_date`, `overview` and `vote_average` may be missing or `null`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    id = try container.decode(Int.self, forKey: .id)
+    id = try container.decodeInteger(forKey: .id)
     title = try container.decode(String.self, forKey: .title)
     releaseDate = try container.decodeIfPresent(String.self, forKey: .releaseDate) ?? ""
     overview = try container.decodeIfPresent(String.self, forKey: .overview) ?? ""
@@ -82,5 +82,34 @@ public struct MoviePage: Sendable, Equatable, Codable {
     case totalResults = "total_results"
     case totalPages = "total_pages"
     case results
+  }
+
+  /// Decodes a page; a number that is not an integer is a type mismatch at its key.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    page = try container.decodeInteger(forKey: .page)
+    totalResults = try container.decodeInteger(forKey: .totalResults)
+    totalPages = try container.decodeInteger(forKey: .totalPages)
+    results = try container.decode([Movie].self, forKey: .results)
+  }
+}
+
+extension KeyedDecodingContainer {
+  /// The integer at `key`, with the error naming `key` when it is a number that is not one
+  /// (`1.5`, `1e30`): Foundation's decoder on Linux throws an error of its own there, which it
+  /// reports as data that is not JSON, with no place.
+  func decodeInteger(forKey key: Key) throws -> Int {
+    do {
+      return try decode(Int.self, forKey: key)
+    } catch let error where !(error is DecodingError) {
+      throw DecodingError.typeMismatch(
+        Int.self,
+        DecodingError.Context(
+          codingPath: codingPath + [key],
+          debugDescription: "not an integer",
+          underlyingError: error
+        )
+      )
+    }
   }
 }

@@ -9,7 +9,9 @@ public import Foundation
 /// for 429, with its `Retry-After`), ``MoviesError/notJSON(contentType:)`` for a content type
 /// that is not JSON, ``MoviesError/bodyTooLarge(limit:)`` for a body over ``maxBodyBytes``,
 /// ``MoviesError/truncatedBody(received:expected:)`` for a body cut short,
-/// ``MoviesError/malformedBody(_:)`` for a body that is not the page asked for, and
+/// ``MoviesError/malformedBody(_:)`` for a body that is not the page asked for (or has a number
+/// out of range), ``MoviesError/malformedReply(_:)`` for an answer that is not valid HTTP or a
+/// redirect loop, and
 /// ``MoviesError/timeout`` when nothing came within ``timeout``.
 ///
 /// The HTTP client under it is AsyncHTTPClient on Linux and `URLSession` elsewhere
@@ -210,7 +212,15 @@ public struct MoviesClient: MoviePageSource {
       || (type.hasPrefix("application/") && type.hasSuffix("+json"))
   }
 
-  /// Decodes the body of page `number`.
+  /// The largest `total_pages`, `total_results` and film id a page may name: TMDB's numbers are
+  /// 32-bit; a larger one is a malformed page, not a listing to page through.
+  public static let largestNumber = Int(Int32.max)
+
+  /// Decodes the body of page `number`, and checks every number in it.
+  ///
+  /// A malformed page: `total_pages` or `total_results` negative or over ``largestNumber``, a
+  /// page past `total_pages`, an empty page before the last one, a film id out of
+  /// `0...largestNumber`, a `vote_average` outside 0…10.
   static func decode(page number: Int, body: Data) -> Result<MoviePage, MoviesError> {
     let page: MoviePage
     do {
@@ -221,19 +231,64 @@ public struct MoviesClient: MoviePageSource {
     guard page.page == number else {
       return .failure(.malformedBody("asked for page \(number), got page \(page.page)"))
     }
+    if let problem = problem(in: page) { return .failure(.malformedBody(problem)) }
     return .success(page)
   }
 
-  /// A decoding error, in a few words.
+  /// What is out of range in `page`, if anything.
+  static func problem(in page: MoviePage) -> String? {
+    let range = 0...largestNumber
+    guard range.contains(page.totalPages) else {
+      return "'total_pages' is \(page.totalPages), not between 0 and \(largestNumber)"
+    }
+    guard range.contains(page.totalResults) else {
+      return "'total_results' is \(page.totalResults), not between 0 and \(largestNumber)"
+    }
+    guard page.page <= max(page.totalPages, 1) else {
+      return "page \(page.page) is past 'total_pages' (\(page.totalPages))"
+    }
+    if page.results.isEmpty && page.page < page.totalPages {
+      return
+        "page \(page.page) of \(page.totalPages) has no films (only the last page may be empty)"
+    }
+    for (index, movie) in page.results.enumerated() {
+      guard range.contains(movie.id) else {
+        return "'results[\(index)].id' is \(movie.id), not between 0 and \(largestNumber)"
+      }
+      guard (0...10).contains(movie.voteAverage) else {
+        return "'results[\(index)].vote_average' is \(movie.voteAverage), not between 0 and 10"
+      }
+    }
+    return nil
+  }
+
+  /// A decoding error, in a few words: what is missing or of the wrong type, and where
+  /// (`results[3].id`).
   static func describe(decoding error: any Error) -> String {
     switch error as? DecodingError {
-    case .dataCorrupted: "not JSON"
-    case .keyNotFound(let key, _): "missing '\(key.stringValue)'"
+    case .dataCorrupted(let context):
+      // Well-formed JSON with a value that does not fit (`1.5` or `1e30` as an id) is reported
+      // with its place; only a body that is not JSON at all has no place.
+      context.codingPath.isEmpty ? "not JSON" : "wrong type at '\(path(context.codingPath))'"
+    case .keyNotFound(let key, let context):
+      "missing '\(path(context.codingPath + [key]))'"
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
       context.codingPath.isEmpty
-        ? "wrong type at the top level"
-        : "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        ? "wrong type at the top level" : "wrong type at '\(path(context.codingPath))'"
     default: String(describing: error)
     }
+  }
+
+  /// A coding path as a JSON path: `results[3].id`.
+  static func path(_ keys: [any CodingKey]) -> String {
+    var text = ""
+    for key in keys {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += text.isEmpty ? key.stringValue : "." + key.stringValue
+      }
+    }
+    return text
   }
 }

@@ -7,6 +7,10 @@ public enum MoviesError: Error, Sendable, Equatable, Hashable, Codable, CustomSt
   case httpStatus(Int)
   /// The body is not a page of the discover endpoint.
   case malformedBody(String)
+  /// The answer is not valid HTTP, or leads nowhere: a garbage status line, a header that is
+  /// not allowed bytes, a negative `Content-Length`, a redirect loop. Asking again would give
+  /// the same answer.
+  case malformedReply(String)
   /// No answer within the client's timeout.
   case timeout
   /// The answer began, and the connection closed before the whole body came: `received` bytes
@@ -26,6 +30,7 @@ public enum MoviesError: Error, Sendable, Equatable, Hashable, Codable, CustomSt
     case .transport(let message): "cannot reach the server: \(message)"
     case .httpStatus(let status): "the server answered HTTP \(status)"
     case .malformedBody(let message): "the server sent a malformed page: \(message)"
+    case .malformedReply(let message): "the server sent a malformed reply: \(message)"
     case .timeout: "the server did not answer in time"
     case .truncatedBody(let received, let expected?):
       "the reply was cut short: the connection closed after \(received) of the \(expected) "

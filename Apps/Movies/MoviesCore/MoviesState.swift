@@ -90,11 +90,15 @@ public struct MoviesState: Sendable, Equatable, Encodable, CustomStringConvertib
 
   /// Applies the page that answered `request`; ignored if `request` is not the one in flight.
   ///
-  /// Page 1 replaces the films; any other page is appended.
+  /// Page 1 replaces the films; any other page is appended. A film is listed once: one whose id
+  /// is already in the list (from an earlier page, or earlier on the same page) is left out,
+  /// the first one kept.
   public mutating func receive(_ page: MoviePage, for request: PageRequest) {
     guard self.request == request else { return }
     self.request = nil
-    if page.page <= 1 { movies = page.results } else { movies += page.results }
+    if page.page <= 1 { movies = [] }
+    var seen = Set(movies.map(\.id))
+    movies += page.results.filter { seen.insert($0.id).inserted }
     batch = page
     phase = request.kind == .refresh ? .refreshed : .loadedPage
   }

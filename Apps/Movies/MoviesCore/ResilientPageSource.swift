@@ -18,7 +18,7 @@ public import CascadeStreams
 /// and HTTP 429 (``MoviesError/tooManyRequests(retryAfter:)``). A 429 that says how long to wait
 /// (`Retry-After`) is asked again after exactly that wait instead of the backoff's, if it is at
 /// most ``maxRetryAfter``; a longer wait is not retried: the failure is delivered at once. A
-/// client error (other HTTP 4xx), a malformed body, a body that is too large or not JSON are not
+/// client error (other HTTP 4xx), a malformed body or reply, a body that is too large or not JSON are not
 /// retried: asking again would give the same answer.
 public struct ResilientPageSource: MoviePageSource {
   /// The source asked for each attempt.
@@ -134,7 +134,7 @@ public struct ResilientPageSource: MoviePageSource {
     switch error {
     case .transport, .timeout, .truncatedBody, .tooManyRequests: true
     case .httpStatus(let status): status >= 500
-    case .malformedBody, .bodyTooLarge, .notJSON: false
+    case .malformedBody, .malformedReply, .bodyTooLarge, .notJSON: false
     }
   }
 }

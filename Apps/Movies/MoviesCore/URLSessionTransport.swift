@@ -175,11 +175,34 @@ final class URLSessionTransport: PageTransport {
     static func outcome(of exchange: Exchange, error: (any Error)?) -> Result<Data, MoviesError> {
       if let failure = exchange.failure { return .failure(failure) }
       if let urlError = error as? URLError, urlError.code == .timedOut { return .failure(.timeout) }
+      if let urlError = error as? URLError,
+        let malformed = malformedReply(urlError, headRead: exchange.reader != nil)
+      {
+        return .failure(.malformedReply(malformed))
+      }
       guard let reader = exchange.reader else {
         return .failure(.transport(error.map(describe) ?? "no HTTP response"))
       }
       if error != nil { return .failure(reader.brokenOff) }
       return reader.finish()
+    }
+
+    /// What is wrong with a reply that is not valid HTTP or leads nowhere, in a few words;
+    /// `nil` for an error that is not about the reply (the server cannot be reached, the
+    /// connection broke).
+    ///
+    /// On Linux, libcurl's failures to parse a head (a garbage status line, header bytes that
+    /// are not allowed, a negative `Content-Length`) reach us as `unknown` (or `unsupportedURL`
+    /// for a reply that is not HTTP/1.x), with no more detail; a server that cannot be reached
+    /// has codes of its own, so an unknown failure before any head is a reply that is not HTTP.
+    static func malformedReply(_ error: URLError, headRead: Bool) -> String? {
+      switch error.code {
+      case .badServerResponse, .cannotParseResponse: "not valid HTTP"
+      case .unknown, .unsupportedURL: headRead ? nil : "not valid HTTP"
+      case .httpTooManyRedirects: "its redirects go round in a loop, or are too many"
+      case .redirectToNonExistentLocation: "a redirect without a location"
+      default: nil
+      }
     }
 
     /// A transport error, in a few words.

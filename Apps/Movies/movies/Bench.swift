@@ -11,7 +11,8 @@ struct Bench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Measures how long a page takes, through the app and through its HTTP client alone.",
     discussion: """
-      Each round pages through the whole catalog with a fresh paging service (the time from \
+      Each round pages through the whole catalog (its first \(List.maxPages) pages, at most) \
+      with a fresh paging service (the time from \
       the intent to the state with the page), then asks the client alone for every page. The \
       connection is kept from page to page, as curl keeps it for several URLs, so the figures \
       compare with `curl -w '%{time_total}'` for the same pages (Apps/Movies/Scripts/latency.sh \
@@ -24,7 +25,10 @@ struct Bench: AsyncParsableCommand {
   @Option(help: "The base URL of a catalog server (default: the embedded one).")
   var api: String?
 
-  @Option(help: "How many times to page through the catalog (1 to 1000).")
+  @Option(
+    parsing: .unconditional,
+    help: "How many times to page through the catalog (1 to 1000)."
+  )
   var rounds: Int = 5
 
   @Option(
@@ -99,7 +103,8 @@ struct Bench: AsyncParsableCommand {
     let clock = ContinuousClock()
     var times: [Duration] = []
     var state = movies.currentState
-    while !state.isAtEnd {
+    // At most `List.maxPages` pages, however many the server says it has.
+    while !state.isAtEnd, state.batch.page < List.maxPages {
       let start = clock.now
       movies.send(.loadNextPage)
       state = try await movies.waitForState(timeout: .seconds(30)) { !$0.isLoading }
@@ -115,7 +120,7 @@ struct Bench: AsyncParsableCommand {
     var times: [Duration] = []
     var page = 1
     var total = 1
-    while page <= total {
+    while page <= min(total, List.maxPages) {
       let start = clock.now
       let loaded = try await load(page, from: client)
       times.append(clock.now - start)

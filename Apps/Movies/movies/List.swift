@@ -23,16 +23,26 @@ struct List: AsyncParsableCommand {
 
       \(ExitStatus.helpText)
 
-      A failed page ends list with 65 when the reply is not a page (malformed, not JSON, over \
-      --max-body-bytes), 75 when it is worth trying later (a timeout, a server that could not \
-      be reached, a reply cut short, HTTP 5xx or 429), and 1 for another HTTP status.
+      A failed page ends list with 65 when the reply is not a page (not valid HTTP, a \
+      redirect loop, malformed, not JSON, over --max-body-bytes, a number out of range, an \
+      empty page before the last), 75 when it is worth trying later (a timeout, a server that \
+      could not be reached, a reply cut short, HTTP 5xx or 429), and 1 for another HTTP \
+      status. --all loads at most \(List.maxPages) pages: when the server has more, the films \
+      of the first \(List.maxPages) are printed, and list says so on standard error and ends \
+      with 1. A film whose id was listed before is listed once (the first one kept).
       """
   )
 
-  @Option(help: "How many pages to load (1 to 500).")
+  /// The most pages `list` loads, with `--pages` as with `--all`.
+  static let maxPages = 500
+
+  @Option(
+    parsing: .unconditional,
+    help: "How many pages to load (1 to \(List.maxPages))."
+  )
   var pages: Int?
 
-  @Flag(help: "Load every page.")
+  @Flag(help: "Load every page (at most \(List.maxPages)).")
   var all = false
 
   @Flag(help: "Print the films as a JSON array (TMDB's field names), titles exactly as sent.")
@@ -48,7 +58,8 @@ struct List: AsyncParsableCommand {
     switch (pages, all) {
     case (nil, false): throw ValidationError("say how many pages: --pages N or --all")
     case (.some, true): throw ValidationError("--pages and --all exclude each other")
-    case (.some(let count), false): try NumericOption.check(count, of: "--pages", in: 1...500)
+    case (.some(let count), false):
+      try NumericOption.check(count, of: "--pages", in: 1...Self.maxPages)
     default: break
     }
   }
@@ -67,7 +78,9 @@ struct List: AsyncParsableCommand {
     var status = ExitStatus.ok
     do {
       try await reportingReplayErrors {
-        while !state.isAtEnd, pages.map({ state.batch.page < $0 }) ?? true {
+        // Every page the loop asks for is bounded: the server's `total_pages` cannot make it
+        // run on past `maxPages`.
+        while !state.isAtEnd, state.batch.page < (pages ?? Self.maxPages) {
           state = try await session.perform(
             .loadNextPage,
             timeout: source.patience,
@@ -86,7 +99,7 @@ struct List: AsyncParsableCommand {
           }
           progress?.show(
             page: state.batch.page,
-            of: pages.map { min($0, state.batch.totalPages) } ?? state.batch.totalPages
+            of: min(pages ?? Self.maxPages, state.batch.totalPages)
           )
         }
       }
@@ -102,6 +115,13 @@ struct List: AsyncParsableCommand {
       throw error
     }
     progress?.clear()
+    if failure == nil, all, !state.isAtEnd {
+      (failure, status) = (
+        "stopped after \(Self.maxPages) pages, the most --all loads: \(connection.url) has "
+          + "\(state.batch.totalPages)",
+        .failure
+      )
+    }
     try await connection.finish()
     print(state.movies, failed: failure != nil)
     if let failure { throw fail(failure, status) }
@@ -110,7 +130,10 @@ struct List: AsyncParsableCommand {
   /// Prints `movies`: the films, or that there are none (nothing when a page failed first).
   func print(_ movies: [Movie], failed: Bool) {
     if movies.isEmpty && failed { return }
-    if json {
+    if json && movies.isEmpty {
+      // The encoder writes an empty array over three lines.
+      StandardOutput.print("[]")
+    } else if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       let data = (try? encoder.encode(movies)) ?? Data("[]".utf8)

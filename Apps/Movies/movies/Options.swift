@@ -17,10 +17,20 @@ struct SourceOptions: ParsableArguments {
 
   @OptionGroup var architectureOption: ArchitectureOption
 
-  @Option(help: "Seconds a page may take before it fails (inf: no limit).")
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Seconds a page may take before it fails (0.001 to 3600; inf: no limit).",
+      valueName: "seconds"
+    )
+  )
   var timeout: Double = 10
 
+  /// The accepted `--timeout`s, in seconds, besides `inf`.
+  static let timeoutRange = 0.001...3600.0
+
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       """
       How many times to ask again for a page (0 to 10; default 0: never). Asked again: a page \
@@ -29,7 +39,7 @@ struct SourceOptions: ParsableArguments {
       1 s, 2 s… except after a 429 with Retry-After (seconds or an HTTP-date), which waits \
       exactly as long as the server asks, up to --max-retry-after; a 429 asking for longer is \
       not retried. Never asked again: other HTTP statuses, a malformed page, a reply that is \
-      not JSON or is over --max-body-bytes.
+      not valid HTTP (or a redirect loop), not JSON or over --max-body-bytes.
       """,
       valueName: "n"
     )
@@ -38,6 +48,7 @@ struct SourceOptions: ParsableArguments {
 
   @Option(
     name: .customLong("max-retry-after"),
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The longest Retry-After wait honoured, in seconds (0 to 86400).",
       valueName: "seconds"
@@ -47,6 +58,7 @@ struct SourceOptions: ParsableArguments {
 
   @Option(
     name: .customLong("max-body-bytes"),
+    parsing: .unconditional,
     help: ArgumentHelp(
       "The largest reply accepted for a page, in bytes (1 to 1073741824; default 10 MiB); a "
         + "larger one is refused without being read on.",
@@ -70,8 +82,12 @@ struct SourceOptions: ParsableArguments {
   var architecture: Architecture { architectureOption.architecture }
 
   func validate() throws {
-    try NumericOption.check(timeout, of: "--timeout", atLeast: 0, allowsInfinity: true)
-    guard timeout > 0 else { throw ValidationError("--timeout must be positive, not \(timeout)") }
+    try NumericOption.check(
+      seconds: timeout,
+      of: "--timeout",
+      in: Self.timeoutRange,
+      infinityMeansNoLimit: true
+    )
     try NumericOption.check(retries, of: "--retries", in: 0...10)
     try NumericOption.check(maxRetryAfter, of: "--max-retry-after", atLeast: 0, atMost: 86_400)
     try NumericOption.check(maxBodyBytes, of: "--max-body-bytes", in: 1...1_073_741_824)
@@ -325,10 +341,14 @@ struct ServerOptions: ParsableArguments {
   @Option(help: "A catalog file of your own: a JSON array of films, or CSV.")
   var catalog: String?
 
-  @Option(name: .customLong("fail-rate"), help: "The share of pages (0…1) that answer HTTP 500.")
+  @Option(
+    name: .customLong("fail-rate"),
+    parsing: .unconditional,
+    help: "The share of pages (0…1) that answer HTTP 500."
+  )
   var failRate: Double = 0
 
-  @Option(help: "Milliseconds every answer waits (0 to 600000).")
+  @Option(parsing: .unconditional, help: "Milliseconds every answer waits (0 to 600000).")
   var latency: Int = 0
 
   @Option(help: "The seed of the failure draws.")
@@ -396,7 +416,7 @@ extension MoviesError {
   /// How `movies` ends when a page fails with this error.
   var exitStatus: ExitStatus {
     switch self {
-    case .malformedBody, .notJSON, .bodyTooLarge: .dataError
+    case .malformedBody, .malformedReply, .notJSON, .bodyTooLarge: .dataError
     case .transport, .timeout, .truncatedBody, .tooManyRequests: .temporaryFailure
     case .httpStatus(let status): status >= 500 ? .temporaryFailure : .failure
     }

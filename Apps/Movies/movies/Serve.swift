@@ -22,29 +22,44 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The IPv4 address to listen on.")
   var host = "127.0.0.1"
 
-  @Option(name: .customLong("malformed-page"), help: "A page that answers malformed JSON.")
+  @Option(
+    name: .customLong("malformed-page"),
+    parsing: .unconditionalSingleValue,
+    help: "A page that answers malformed JSON."
+  )
   var malformedPages: [Int] = []
 
-  @Option(name: .customLong("hang-page"), help: "A page that never answers.")
+  @Option(
+    name: .customLong("hang-page"),
+    parsing: .unconditionalSingleValue,
+    help: "A page that never answers."
+  )
   var hangingPages: [Int] = []
 
   @Option(
     name: .customLong("truncated-page"),
+    parsing: .unconditionalSingleValue,
     help: "A page whose reply is cut short: half the announced body, then the connection closes."
   )
   var truncatedPages: [Int] = []
 
-  @Option(name: .customLong("html-page"), help: "A page that answers HTML (text/html), not JSON.")
+  @Option(
+    name: .customLong("html-page"),
+    parsing: .unconditionalSingleValue,
+    help: "A page that answers HTML (text/html), not JSON."
+  )
   var htmlPages: [Int] = []
 
   @Option(
     name: .customLong("oversized-page"),
+    parsing: .unconditionalSingleValue,
     help: "A page whose JSON is padded with spaces to 20 MiB (over the client's 10 MiB default)."
   )
   var oversizedPages: [Int] = []
 
   @Option(
     name: .customLong("rate-limited-page"),
+    parsing: .unconditionalSingleValue,
     help: "A page that answers HTTP 429 (too many requests) every time."
   )
   var rateLimitedPages: [Int] = []

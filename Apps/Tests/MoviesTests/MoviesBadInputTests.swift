@@ -33,7 +33,7 @@ import Testing
       (["list", "--pages", "-2"], "--pages"),
       (["list", "--pages", "99999999999999999999"], "99999999999999999999"),
       (["list", "--all", "--pages", "2"], "exclude each other"),
-      (["list", "--all", "--timeout", "0"], "--timeout must be positive"),
+      (["list", "--all", "--timeout", "0"], "--timeout must be between 0.001 and 3600 seconds"),
       (["list", "--all", "--timeout", "nan"], "--timeout"),
       (["list", "--all", "--retries", "11"], "--retries must be between 0 and 10, not 11"),
       (["list", "--all", "--fail-rate", "2"], "--fail-rate must be between 0.0 and 1.0, not 2.0"),
@@ -103,12 +103,12 @@ import Testing
     #expect(!typed.outputText.contains("Page 3 of 17"), "a key after the bad line was run")
   }
 
-  /// Issue 19, time never traps: a timeout too long to be a deadline (`inf`, `1e10` s, past the
-  /// ~292 years that `Int` nanoseconds hold) means no timeout; the page still loads. (Before:
-  /// `--timeout inf` and `--timeout 1e10` died on signal 4.)
+  /// Issue 19, time never traps: `inf` means no timeout, and the page still loads (before:
+  /// `--timeout inf` and `--timeout 1e10` died on signal 4); issue 34: the range is 0.001 to
+  /// 3600 seconds, both ends accepted (`1e10` is now refused, in `MoviesHostileServerTests`).
   @Test(
     .enabled(if: executable != nil, "the movies executable was not found next to the tests"),
-    arguments: ["inf", "1e10", "1e300", "0.001"]
+    arguments: ["inf", "3600", "0.001"]
   )
   func anyPositiveTimeoutIsAccepted(timeout: String) async throws {
     let run = try await Self.movies(["list", "--pages", "1", "--timeout", timeout])
