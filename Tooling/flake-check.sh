@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Proves the test suite does not depend on how fast the machine is: runs the README's test
-# command (Tooling/test.sh: both packages, the libraries and Apps/) N times (default 5) while a
-# CPU hog keeps every core busy, and prints each run's result and wall time, then the slowest
-# tests of all runs.
+# command (Tooling/test.sh: both packages, the libraries and Apps/) N times (default 5) on a
+# machine kept as busy as a developer's that is also compiling: a CPU hog on every core, and a
+# release build of another package (Tooling/Benchmarks, in a scratch folder of its own) started
+# again from clean each time it ends, for as long as the runs last. It prints each run's result
+# and wall time, then the slowest tests of all runs.
 #
 # Usage: Tooling/flake-check.sh [N] [extra `swift test` arguments…]
 #   Tooling/flake-check.sh 10
 #   Tooling/flake-check.sh 3 --filter CascadeStoreTests
-# Environment: HOG_PROCESSES (default: the number of cores) sets how many hogs run.
+# Environment: HOG_PROCESSES (default: the number of cores) sets how many hogs run;
+# BUILD_LOAD=0 leaves the concurrent build out.
 # Exits non-zero if any run failed; the logs stay in the printed folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,17 +33,36 @@ Tooling/setup.sh
 }
 
 hog_pids=()
+build_group=""
 stop_hogs() {
   for pid in "${hog_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${hog_pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   hog_pids=()
+  if [ -n "$build_group" ]; then
+    # The loop and the compiler processes it started: a process group of their own.
+    kill -TERM -- "-$build_group" 2>/dev/null || true
+    wait "$build_group" 2>/dev/null || true
+    build_group=""
+  fi
 }
 trap stop_hogs EXIT INT TERM
 for _ in $(seq "$hogs"); do
   yes >/dev/null &
   hog_pids+=("$!")
 done
-echo "flake-check: $runs run(s) of Tooling/test.sh with $hogs CPU hog(s) (pids ${hog_pids[*]}); logs in $logs"
+load="$hogs CPU hog(s) (pids ${hog_pids[*]})"
+if [ "${BUILD_LOAD:-1}" != 0 ]; then
+  # `setsid` makes the loop a process group's leader, so that stopping it stops its compilers.
+  setsid bash -c '
+    while true; do
+      swift package --package-path Tooling/Benchmarks --scratch-path "$1" clean || true
+      swift build -c release --package-path Tooling/Benchmarks --scratch-path "$1" || sleep 5
+    done
+  ' build-load "$logs/build-load" >"$logs/build-load.log" 2>&1 &
+  build_group=$!
+  load="$load and a build of Tooling/Benchmarks (pid $build_group)"
+fi
+echo "flake-check: $runs run(s) of Tooling/test.sh with $load; logs in $logs"
 
 failed=0
 for run in $(seq "$runs"); do
@@ -65,6 +87,6 @@ cat "$logs"/run-*.log \
   | grep -a -E '^✔ Test .* passed after [0-9.]+ seconds' \
   | sed -E 's/^✔ Test (.*) passed after ([0-9.]+) seconds.*/\2\t\1/' \
   | awk -F'\t' '$1 + 0 > max[$2] + 0 { max[$2] = $1 } END { for (t in max) printf "%8.3f s  %s\n", max[t], t }' \
-  | sort -rn | head -15 | sed 's/^/    /' || true
+  | sort -rn | head -10 | sed 's/^/    /' || true
 echo "flake-check: $((runs - failed))/$runs passed"
 [ "$failed" -eq 0 ]

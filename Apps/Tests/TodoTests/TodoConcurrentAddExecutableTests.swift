@@ -7,12 +7,13 @@ import TodoCore
 /// Two `todo` processes adding to one database at once: each acknowledges exactly the rows its
 /// own transactions committed, never the other's.
 @Suite struct TodoConcurrentAddExecutableTests {
-  static let rounds = 10
-  static let addsPerProcess = 500
+  /// One round per pair of architectures.
+  static let rounds = 3
+  static let addsPerProcess = 300
 
-  /// Proves that every acknowledgement names the row its process committed: 10 rounds, each on
-  /// a new database that the two processes create together, of two shells adding 500 tasks each
-  /// at once (each on its own architecture, every pair of architectures in turn); every `added`
+  /// Proves that every acknowledgement names the row its process committed: 3 rounds, each on a
+  /// new database that the two processes create together, of two shells adding 300 tasks each at
+  /// once (each on its own architecture, every pair of architectures in turn); every `added`
   /// line is checked against the row the database holds under its id.
   @Test(
     .enabled(if: TodoExecutable.url != nil, "the todo executable was not found next to the tests")
