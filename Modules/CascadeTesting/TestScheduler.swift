@@ -205,8 +205,6 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
     }
   }
 
-  /// Removes the next item due at or before `deadline` (any item if `nil`) and moves the clock to
-  /// its time.
   /// The due time of the item ``takeNext(dueBy:)`` would take now, if any.
   func nextDueTime(dueBy deadline: SchedulerInstant?) -> SchedulerInstant? {
     state.withLock { state -> SchedulerInstant? in
@@ -216,6 +214,8 @@ public final class TestScheduler: CascadeStreams.Scheduler, @unchecked Sendable 
     }
   }
 
+  /// Removes the next item due at or before `deadline` (any item if `nil`) and moves the clock to
+  /// its time.
   func takeNext(dueBy deadline: SchedulerInstant?) -> (ScheduledItem, @Sendable () -> Void)? {
     state.withLock { state -> (ScheduledItem, @Sendable () -> Void)? in
       guard let first = state.items.peek() else { return nil }
