@@ -103,7 +103,7 @@ public enum SafeFile {
       throw FileProblem(errno: code, path: target)
     }
     if exists { _ = fchmod(descriptor, info.st_mode & 0o7777) }
-    var failure = writeAll(data, to: descriptor)
+    var failure = FileDescriptorWriting.writeAll(data, to: descriptor)
     if failure == 0, fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure == 0, rename(temporary, target) != 0 { failure = errno }
@@ -112,9 +112,14 @@ public enum SafeFile {
       throw FileProblem(errno: failure, path: target)
     }
   }
+}
 
-  /// Writes all of `data` to `descriptor`; returns `0`, or the `errno` of the failure.
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
+/// Writing whole buffers to a file descriptor, with as many `write(2)` calls as it takes.
+public enum FileDescriptorWriting {
+  /// Writes all of `data` to `descriptor`, again after `EINTR` and after a partial write.
+  ///
+  /// - Returns: `0`, or the `errno` of the failure (`EIO` for a write that wrote nothing).
+  public static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
     data.withUnsafeBytes { bytes -> Int32 in
       guard let base = bytes.baseAddress else { return 0 }
       var offset = 0
@@ -130,6 +135,7 @@ public enum SafeFile {
           if errno == EINTR { continue }
           return errno
         }
+        if written == 0 { return EIO }
         offset += written
       }
       return 0

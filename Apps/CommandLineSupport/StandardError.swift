@@ -1,3 +1,4 @@
+import AppSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -21,30 +22,11 @@ public enum StandardError {
   }
 
   /// Writes `text` at once, with as many `write(2)` calls as it takes; gives up quietly when
-  /// standard error is closed, full, or a pipe nobody reads (`EBADF`, `ENOSPC`, `EPIPE`, …).
+  /// standard error is closed, full, or a pipe nobody reads (`EBADF`, `ENOSPC`, `EPIPE`, …): the
+  /// message is lost.
   public static func write(_ text: String) {
     ignoreBrokenPipes()
-    let bytes = Array(text.utf8)
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return }
-      var offset = 0
-      while offset < buffer.count {
-        #if canImport(Glibc)
-        let written = Glibc.write(STDERR_FILENO, base + offset, buffer.count - offset)
-        #elseif canImport(Musl)
-        let written = Musl.write(STDERR_FILENO, base + offset, buffer.count - offset)
-        #else
-        let written = Darwin.write(STDERR_FILENO, base + offset, buffer.count - offset)
-        #endif
-        if written > 0 {
-          offset += written
-        } else if written < 0 && errno == EINTR {
-          continue
-        } else {
-          return  // closed, full, a broken pipe, or nothing written: the message is lost
-        }
-      }
-    }
+    _ = FileDescriptorWriting.writeAll(Data(text.utf8), to: STDERR_FILENO)
   }
 
   /// Makes a write to a pipe nobody reads fail with `EPIPE` instead of killing the process, as

@@ -9,7 +9,11 @@ import Testing
 @Suite struct MoviesHostileServerTests {
   static let executable = builtProduct(named: "movies")
 
-  /// Runs `movies list --all --api <server>` with `options`; killed after 60 seconds.
+  /// Runs `movies list --all --api <server>` with `options`.
+  ///
+  /// It is killed after 5 minutes, a safety net only: 500 pages take 1.5 s on an idle machine,
+  /// and over a minute on two cores that also run the rest of the suite, two CPU hogs and a
+  /// compiler (`Tooling/flake-check.sh`).
   static func list(
     _ server: HostileServer,
     _ options: [String] = [],
@@ -18,7 +22,7 @@ import Testing
     let executable = try #require(executable, "build the movies product first")
     let arguments =
       ["list", "--all", "--api", server.url, "--transport", transport.rawValue] + options
-    let run = try await runChild(executable, arguments, input: .text(""))
+    let run = try await runChild(executable, arguments, input: .text(""), timeout: .seconds(300))
     #expect(!run.timedOut && !run.signalled, "movies \(arguments): \(run.summary)")
     return run
   }
@@ -310,7 +314,8 @@ extension MoviesHostileServerTests {
     let run = try await runChild(
       executable,
       ["bench", "--api", server.url, "--rounds", "1", "--transport", transport.rawValue],
-      input: .text("")
+      input: .text(""),
+      timeout: .seconds(300)  // a safety net (see `list`): 1,000 pages
     )
     #expect(run.succeeded, "\(run.summary)")
     #expect(run.outputText.contains("| \(transport) | client alone | 500 |"), "\(run.outputText)")

@@ -21,12 +21,12 @@ import TodoCore
     "store", "reactor", "feedback",
   ]
 
-  // 150 command lines: a refused one costs ~0.15 s of a debug build (its message is built from
-  // the usage of every subcommand), three times the other apps'.
+  // 100 command lines: one costs ~0.14 s of a debug build (ArgumentParser's definitions of
+  // todo's ten subcommands, built again for each), 15 times rpg's.
   @Test func randomArgumentsParseOrFailWithAMessage() async {
     let outcome = await Fuzz.run(
       Fuzz(seed: 21, verbs: Self.verbs + ["import", "export"], flags: Self.flags, longest: 256),
-      count: 150
+      count: 100
     ) {
       $0.arguments()
     } parse: { (arguments: [String]) -> String? in
@@ -38,7 +38,7 @@ import TodoCore
       }
     }
     #expect(outcome.silent.isEmpty, "no message for \(outcome.silent)")
-    #expect(outcome.accepted > 8)
+    #expect(outcome.accepted > 4)
   }
 
   @Test func randomLinesParseOrFailWithAMessage() async {
