@@ -35,6 +35,27 @@ import Darwin
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
   }
 
+  /// Proves that a negative number given to an option is refused as out of range (64, the range
+  /// named), not as a missing value: ArgumentParser took `-1` for an option's name.
+  @Test(
+    .enabled(if: executable != nil, "the todo executable was not found next to the tests"),
+    arguments: [
+      (["list", "--lock-timeout", "-1"], "--lock-timeout must be"),
+      (["list", "--lock-timeout=-1"], "--lock-timeout must be"),
+      (["mv", "1", "--to", "-1"], "--to (positions start at 1) must be"),
+    ]
+  )
+  func aNegativeOptionValueIsOutOfRange(_ arguments: [String], _ message: String) async throws {
+    try await withTemporaryDirectory { directory in
+      let run = try await Self.todo(["--db", "t.sqlite"] + arguments, in: directory)
+      #expect(run.status == 64, "\(run.summary)")
+      #expect(run.errorText.contains(message), "\(run.errorText)")
+      #expect(run.errorText.contains("not -1"), "\(run.errorText)")
+      #expect(!run.errorText.contains("Missing"), "\(run.errorText)")
+      #expect(try Self.names(in: directory).isEmpty, "nothing is created")
+    }
+  }
+
   /// Proves that a standard error that is full (`2>/dev/full`) or closed (`2>&-`) loses the
   /// message but never the exit status: it used to trap (SIGILL, 132).
   @Test(.enabled(if: executable != nil, "the todo executable was not found next to the tests"))

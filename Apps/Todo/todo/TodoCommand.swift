@@ -95,7 +95,9 @@ struct Options: ParsableArguments {
   @Flag(name: [.short, .long], help: "Print no acknowledgements (lists and errors still print).")
   var quiet = false
 
+  // `.unconditional`: `--lock-timeout -1` is a value out of range, not a missing value.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "How long to wait for another process that holds the database locked, then exit with 75 "
         + "(0: at once).",
@@ -272,7 +274,7 @@ struct Move: AsyncParsableCommand {
   )
   @OptionGroup var options: Options
   @Argument(help: "The task's id.") var id: Int
-  @Option(help: "The new position, from 1.") var to: Int
+  @Option(parsing: .unconditional, help: "The new position, from 1.") var to: Int
 
   func validate() throws {
     try TaskID.check(id)
