@@ -32,11 +32,8 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
     let path = url.path
     let data: Data
     do {
-      // A directory reads as nothing on some systems: refused by name first.
-      if FileProblem.isDirectory(path) {
-        throw FileProblem(.isDirectory, reason: "it is a directory")
-      }
-      data = try Data(contentsOf: url)
+      // A directory, a device or a pipe is refused at once.
+      data = try SafeFile.read(path)
     } catch {
       let problem = FileProblem(error, path: path)
       if problem.kind == .missing { throw .missing(path: path) }

@@ -1,3 +1,4 @@
+import AppSupport
 import CascadeStreams
 import CustomDump
 import Foundation
@@ -28,7 +29,10 @@ final class FollowedRecording: FedInspection {
   /// Whether the file at `path` is a recording this type reads: a Cascade recording whose second
   /// line, if any, is not the start of an app's session (those are ``RecordingIndex``'s).
   static func reads(_ path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    // Not a pipe, which would wait for its writer: ``RecordingIndex`` reports what it is.
+    guard (try? SafeFile.requireRegularFile(path)) != nil,
+      let handle = FileHandle(forReadingAtPath: path)
+    else { return false }
     defer { try? handle.close() }
     let start = (try? handle.read(upToCount: 4096)) ?? Data()
     let lines = start.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)
@@ -47,6 +51,12 @@ final class FollowedRecording: FedInspection {
   init(path: String, follow: Bool) throws(InspectorError) {
     self.path = path
     follows = follow
+    do {
+      try SafeFile.requireRegularFile(path)
+    } catch {
+      if error.kind == .missing { throw .missing(path: path) }
+      throw .unreadable(path: path, reason: error.reason)
+    }
     guard let handle = FileHandle(forReadingAtPath: path) else {
       guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
       throw .unreadable(path: path, reason: "it cannot be read")

@@ -41,6 +41,8 @@ struct RecordingIndex: Sendable {
   init(path: String) throws(InspectorError) {
     let data: Data
     do {
+      // Mapped, not read: only a regular file (a pipe would wait for its writer).
+      try SafeFile.requireRegularFile(path)
       data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
     } catch {
       let problem = FileProblem(error, path: path)

@@ -1,3 +1,4 @@
+import AppSupport
 public import Foundation
 public import MoviesCore
 
@@ -70,9 +71,10 @@ public struct MovieCatalog: Sendable, Equatable {
     }
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try SafeFile.read(url.path)
     } catch {
-      throw CatalogError(file: url.path, line: nil, reason: "cannot be read", unreadable: true)
+      let reason = error.kind == .notRegularFile ? "is not a regular file" : "cannot be read"
+      throw CatalogError(file: url.path, line: nil, reason: reason, unreadable: true)
     }
     if url.pathExtension.lowercased() == "json" {
       return try decodeJSON(data, file: url.path, pageSize: pageSize)

@@ -49,7 +49,7 @@ public struct GameFile: Sendable {
   public func read() throws(SaveError) -> Game {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try SafeFile.read(url.path)
     } catch {
       if !exists { throw .missing }
       throw .io(FileProblem(error, path: url.path).reason)

@@ -266,7 +266,7 @@ struct Play: AsyncParsableCommand {
   /// The bytes of the script at `path`, or why it cannot be read.
   static func read(script path: String) -> SessionFact.Value {
     do {
-      return .data(try Data(contentsOf: URL(fileURLWithPath: path)))
+      return .data(try SafeFile.read(path))
     } catch {
       return .failure("cannot read the script \(path): \(FileProblem(error, path: path))")
     }

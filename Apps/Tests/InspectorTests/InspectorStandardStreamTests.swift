@@ -49,4 +49,21 @@ import Testing
     #expect(piped.status == ExitStatus.ioError.rawValue, "\(piped.summary)")
     #expect(piped.errors.isEmpty, "\(piped.errorText)")
   }
+
+  /// Proves that a recording that is a FIFO is refused at once as missing input (66, one line),
+  /// without waiting for a writer, and stays a FIFO.
+  @Test(.enabled(if: executable != nil, "build cascade-inspect first"))
+  func aPipeIsNeverOpenedAsARecording() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("inspect-pipe-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fifo = directory.appendingPathComponent("pipe.jsonl").path
+    try makeFIFO(atPath: fifo)
+    let run = try await Self.inspect([fifo])
+    #expect(run.status == ExitStatus.noInput.rawValue, "\(run.summary)")
+    #expect(run.errorText.contains("it is not a regular file"), "\(run.errorText)")
+    #expect(run.errorText.filter { $0 == "\n" }.count == 1, "\(run.errorText)")
+    #expect(FileKind(atPath: fifo) == .fifo)
+  }
 }

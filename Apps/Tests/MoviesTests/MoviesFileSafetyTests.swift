@@ -84,4 +84,25 @@ import Testing
       #expect(replay.errorText == "movies: cannot replay \(folder): it is a directory\n")
     }
   }
+
+  /// Proves that a `--catalog` file or a recording that is a FIFO is refused at once as missing
+  /// input (66, one line), without waiting for a writer, and stays a FIFO.
+  @Test(.enabled(if: executable != nil, "the movies executable was not found next to the tests"))
+  func aPipeIsNeverReadAsACatalogOrARecording() async throws {
+    try await Self.withDirectory { directory in
+      let fifo = directory + "/pipe.json"
+      try makeFIFO(atPath: fifo)
+      for (arguments, reason) in [
+        (Self.list + ["--catalog", fifo], "is not a regular file"),
+        (
+          Self.list + ["--replay", fifo], "it is not a regular file (a device, a pipe or a socket)"
+        ),
+      ] {
+        let run = try await Self.movies(arguments)
+        #expect(run.status == 66, "movies \(arguments): \(run.summary)")
+        #expect(run.errorText.contains(reason), "movies \(arguments): \(run.errorText)")
+        #expect(FileKind(atPath: fifo) == .fifo)
+      }
+    }
+  }
 }

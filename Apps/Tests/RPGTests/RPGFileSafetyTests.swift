@@ -174,4 +174,29 @@ import Testing
     }
     #expect(FileKind(atPath: "/dev/null") == .characterDevice)
   }
+
+  /// Proves that a save, a script or a recording that is a FIFO is refused at once as missing
+  /// input (66, one line), without waiting for a writer, and stays a FIFO. (Before: `rpg show`
+  /// waited for a writer until killed.)
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the tests"))
+  func aPipeIsNeverReadAsASaveAScriptOrARecording() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let fifo = directory.file("pipe").path
+    try makeFIFO(atPath: fifo)
+    let save = directory.file("save.json").path
+    for arguments in [
+      ["show", "--save", fifo],
+      ["play", "--save", fifo],
+      ["play", "--script", fifo, "--save", save],
+      ["play", "--replay", fifo, "--save", save],
+    ] {
+      let run = try await Self.rpg(arguments)
+      #expect(run.status == 66, "rpg \(arguments): \(run.summary)")
+      #expect(run.errorText.contains(Self.notRegular), "rpg \(arguments): \(run.errorText)")
+      #expect(run.errorText.split(separator: "\n").count == 1, "\(run.errorText)")
+      #expect(FileKind(atPath: fifo) == .fifo)
+      #expect(FileKind(atPath: save) == .missing)
+    }
+  }
 }

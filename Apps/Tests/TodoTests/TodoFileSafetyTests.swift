@@ -178,4 +178,23 @@ import Testing
       )
     }
   }
+
+  /// Proves that an import or a recording that is a FIFO is refused at once as missing input
+  /// (66, one line), without waiting for a writer, and stays a FIFO.
+  @Test(.enabled(if: executable != nil, "the todo executable was not found next to the tests"))
+  func aPipeIsNeverReadAsAnImportOrARecording() async throws {
+    try await withTemporaryDirectory { directory in
+      let fifo = directory.appendingPathComponent("pipe").path
+      try makeFIFO(atPath: fifo)
+      for arguments in [
+        ["--db", "t.sqlite", "import", fifo],
+        ["--db", "t.sqlite", "list", "--replay", fifo],
+      ] {
+        let run = try await Self.todo(arguments, in: directory)
+        #expect(run.status == 66, "todo \(arguments): \(run.summary)")
+        #expect(run.errorText.contains(Self.notRegular), "todo \(arguments): \(run.errorText)")
+        #expect(FileKind(atPath: fifo) == .fifo)
+      }
+    }
+  }
 }

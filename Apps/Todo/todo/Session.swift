@@ -259,7 +259,7 @@ struct Session {
   func importFile(_ file: String) async throws -> Int {
     let read = try await app.fact("import") {
       do {
-        return .data(try Data(contentsOf: URL(fileURLWithPath: file)))
+        return .data(try SafeFile.read(file))
       } catch {
         return .failure(FileProblem(error, path: file).reason)
       }
