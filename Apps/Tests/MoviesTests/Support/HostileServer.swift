@@ -1,3 +1,4 @@
+import CascadeStreams
 import Foundation
 
 #if canImport(Glibc)
@@ -14,8 +15,7 @@ import Darwin
 /// let server = try HostileServer { page in .bytes(HostileServer.reply(status: "HELLO")) }
 /// defer { server.stop() }
 /// ```
-final class HostileServer: @unchecked Sendable {
-  // Safety: the mutable state (the held connections, the pages asked) is behind `lock`.
+final class HostileServer: Sendable {
 
   /// What the server does with a request.
   enum Answer: Sendable {
@@ -32,9 +32,10 @@ final class HostileServer: @unchecked Sendable {
 
   private let listener: Int32
   private let answer: @Sendable (Int) -> Answer
-  private let lock = NSLock()
-  private var held: [Int32] = []
-  private var asked: [Int] = []
+  /// The connections held open until ``stop()``.
+  private let held = LockedValue<[Int32]>([])
+  /// The pages asked for.
+  private let asked = LockedValue<[Int]>([])
 
   /// Listens on a free loopback port; `answer` gets the `page` of each request (0 if none).
   init(answer: @escaping @Sendable (_ page: Int) -> Answer) throws {
@@ -67,13 +68,13 @@ final class HostileServer: @unchecked Sendable {
   }
 
   /// The pages asked for, in the order the requests came.
-  var pagesAsked: [Int] { lock.withLock { asked } }
+  var pagesAsked: [Int] { asked.withLock { $0 } }
 
   /// Stops listening and closes the connections it holds.
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
-    let connections = lock.withLock {
+    let connections = held.withLock { held in
       defer { held = [] }
       return held
     }
@@ -104,7 +105,7 @@ final class HostileServer: @unchecked Sendable {
       request.append(contentsOf: buffer[0..<count])
     }
     let page = Self.page(in: String(decoding: request, as: UTF8.self))
-    lock.withLock { asked.append(page) }
+    asked.withLock { $0.append(page) }
     switch answer(page) {
     case .bytes(let bytes):
       write(bytes, to: connection)
@@ -114,7 +115,7 @@ final class HostileServer: @unchecked Sendable {
       close(connection)
     case .hold(let bytes):
       write(bytes, to: connection)
-      lock.withLock { held.append(connection) }
+      held.withLock { $0.append(connection) }
     }
   }
 
