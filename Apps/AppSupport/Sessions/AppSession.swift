@@ -88,6 +88,10 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   /// A session that replays `recording` into `service`, a fresh service built as the recorded
   /// one started (``SessionRecording/header``) with no recorder, through `replayer`.
   ///
+  /// `service` must be built with the recording's ``SessionRecording/verifier``'s middleware:
+  /// each state the replay reaches is checked against the recording's, and the replay stops
+  /// with ``SessionReplayError/diverged(path:reason:)`` at the first that differs.
+  ///
   /// - Throws: ``SessionReplayError/diverged(path:reason:)`` when a record does not fit the
   ///   service (a second session start, a reactor's mutation of another type).
   public static func replaying<Schema: SessionSchema>(
@@ -117,6 +121,9 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
       case .fact(let fact):
         try flush()
         steps.append(.front(.fact(fact), sequence: entry.sequence))
+      case .check:
+        // Checked by the recording's verifier, as the replayed service processes each input.
+        continue
       case .start:
         throw .diverged(
           path: recording.path,
@@ -125,7 +132,7 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
       }
     }
     try flush()
-    let cursor = ReplayCursor(path: recording.path, steps: steps)
+    let cursor = ReplayCursor(path: recording.path, steps: steps, verifier: recording.verifier)
     return AppSession(service: service, recorder: nil, cursor: cursor)
   }
 
@@ -184,12 +191,12 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
       if finishing { try await service.finish(timeout: timeout) }
       return try await service.waitForState(timeout: timeout, where: done)
     }
-    await cursor.replayInputs()
+    try await cursor.replayInputs()
     let sequence = try cursor.takeFront(expecting: "the intent \(intent)") { record in
       guard case .intent(let recorded) = record else { return nil }
       return recorded == intent ? .matched : .found("the intent \(recorded)")
     }
-    await cursor.replayInputs()
+    try await cursor.replayInputs()
     let state = service.currentState
     guard done(state) else {
       throw SessionReplayError.diverged(
@@ -219,7 +226,7 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
       recorder?.record(.fact(SessionFact(name: name, value: value)))
       return value
     }
-    await cursor.replayInputs()
+    try await cursor.replayInputs()
     var value = SessionFact.Value.absent
     _ = try cursor.takeFront(expecting: "a read of \(name)") { record in
       guard case .fact(let fact) = record else { return nil }
@@ -227,7 +234,7 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
       value = fact.value
       return .matched
     }
-    await cursor.replayInputs()
+    try await cursor.replayInputs()
     return value
   }
 
@@ -263,17 +270,19 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   /// replay's report.
   ///
   /// - Throws: ``SessionReplayError/diverged(path:reason:)`` when the recording goes on (this
-  ///   run ended before the recorded one).
+  ///   run ended before the recorded one), or a state the replay reached, or did not reach, is
+  ///   not the recorded one.
   @discardableResult
   public func finish() async throws -> ReplayReport? {
     guard let cursor else { return nil }
-    await cursor.replayInputs()
+    try await cursor.replayInputs()
     if let sequence = cursor.nextFrontSequence {
       throw SessionReplayError.diverged(
         path: cursor.path,
         reason: "this run ended, and the recording goes on at record #\(sequence)"
       )
     }
+    try cursor.verifyEnd()
     return cursor.report
   }
 
@@ -284,10 +293,14 @@ public final class AppSession<Intent: Sendable & Equatable, State: Sendable & Eq
   ///
   /// For a replay without a front (a test, a tool): ``perform(_:timeout:finishing:until:)`` and
   /// ``fact(_:live:)`` replay the recording turn by turn instead.
+  ///
+  /// - Throws: ``SessionReplayError/diverged(path:reason:)`` when a state the replay reached, or
+  ///   did not reach, is not the recorded one.
   @discardableResult
-  public func replayRecording() async -> ReplayReport? {
+  public func replayRecording() async throws(SessionReplayError) -> ReplayReport? {
     guard let cursor else { return nil }
-    await cursor.replayAll()
+    try await cursor.replayAll()
+    try cursor.verifyEnd()
     return cursor.report
   }
 }
@@ -315,6 +328,7 @@ enum ReplayStep<Intent: Sendable>: Sendable {
 final class ReplayCursor<Intent: Sendable>: Sendable {
   let path: String
   private let steps: [ReplayStep<Intent>]
+  private let verifier: StateVerifier
   private let state = LockedValue(Position())
 
   private struct Position: Sendable {
@@ -322,9 +336,10 @@ final class ReplayCursor<Intent: Sendable>: Sendable {
     var report = ReplayReport(replayed: 0)
   }
 
-  init(path: String, steps: [ReplayStep<Intent>]) {
+  init(path: String, steps: [ReplayStep<Intent>], verifier: StateVerifier) {
     self.path = path
     self.steps = steps
+    self.verifier = verifier
   }
 
   /// What the replay did so far.
@@ -338,19 +353,39 @@ final class ReplayCursor<Intent: Sendable>: Sendable {
   }
 
   /// Replays the runs of inputs at the cursor, up to the front's next record.
-  func replayInputs() async {
+  ///
+  /// - Throws: ``SessionReplayError/diverged(path:reason:)`` at the first run that reached a
+  ///   state the recording does not hold.
+  func replayInputs() async throws(SessionReplayError) {
     while let replay = take(where: {
       if case .inputs(_, _, let replay) = $0 { replay } else { nil }
     }) {
       add(await replay())
+      try verify()
     }
   }
 
   /// Replays every run of inputs left, skipping the front's records.
-  func replayAll() async {
+  ///
+  /// - Throws: ``SessionReplayError/diverged(path:reason:)`` at the first run that reached a
+  ///   state the recording does not hold.
+  func replayAll() async throws(SessionReplayError) {
     while let step = take(where: { $0 }) {
-      if case .inputs(_, _, let replay) = step { add(await replay()) }
+      if case .inputs(_, _, let replay) = step {
+        add(await replay())
+        try verify()
+      }
     }
+  }
+
+  /// Throws if a state replayed so far is not the recorded one.
+  private func verify() throws(SessionReplayError) {
+    if let mismatch = verifier.mismatch { throw .diverged(path: path, reason: mismatch) }
+  }
+
+  /// Throws if a state replayed is not the recorded one, or a recorded one was not reached.
+  func verifyEnd() throws(SessionReplayError) {
+    if let mismatch = verifier.mismatchAtEnd { throw .diverged(path: path, reason: mismatch) }
   }
 
   /// Takes the front's next record if `matches` accepts it (`true`); otherwise throws, naming

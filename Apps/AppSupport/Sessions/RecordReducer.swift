@@ -141,7 +141,8 @@ public struct RecordedLine<Input: Decodable, Mutation: Decodable>: Decodable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Keys.self)
     let record = try container.nestedContainer(keyedBy: RecordKey.self, forKey: .input)
-    guard let key = record.allKeys.first, !["session", "intent", "fact"].contains(key.stringValue)
+    guard let key = record.allKeys.first,
+      !["session", "intent", "fact", "check"].contains(key.stringValue)
     else { return }
     self.key = key.stringValue
     input = try record.decode(Input.self, forKey: key)

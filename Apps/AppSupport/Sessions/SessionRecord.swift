@@ -125,13 +125,17 @@ public struct SessionHeader<Start: Codable & Sendable>: Codable, Sendable {
   public var command: String
   /// What the service started from.
   public var start: Start
+  /// The check of ``start``, which a replay verifies; `nil` in a header made without it (one
+  /// written by hand), which a replay refuses.
+  public var check: StateCheck?
 
-  /// Creates a header.
+  /// Creates a header, with the check of `start`.
   public init(app: String, architecture: Architecture, command: String, start: Start) {
     self.app = app
     self.architecture = architecture
     self.command = command
     self.start = start
+    check = try? StateCheck(of: start)
   }
 }
 
@@ -170,10 +174,11 @@ public struct SessionFact: Codable, Sendable, Equatable {
 /// Each record is a JSON object with one key:
 ///
 /// ```
-/// {"session":{"app":"rpg","architecture":"store","command":"play","start":{}}}
+/// {"session":{"app":"rpg","architecture":"store","check":"bbd3a4d0e1c2f5a6","command":"play",…}}
 /// {"fact":{"name":"line","value":{"text":{"_0":"attack"}}}}
 /// {"intent":"attack"}
 /// {"rpg.store":{"changed":{"_0":{"happened":{"_0":{"playerHit":{"damage":4}}}}}}}
+/// {"check":"9f1e0b6d2c4a8e37"}
 /// ```
 ///
 /// An input of another app or architecture (another key) does not decode: a recording is
@@ -187,11 +192,14 @@ public enum SessionRecord<Schema: SessionSchema>: Codable, Sendable {
   case intent(Schema.Intent)
   /// The architecture processed an input.
   case input(Schema.Input)
+  /// The state the service was in after the input before it (a reactor's mutation). A replay
+  /// checks that it reaches the same (``StateVerifier``).
+  case check(StateCheck)
 
   private typealias Key = RecordKey
 
-  /// Writes the record as an object with one key: `session`, `fact`, `intent`, or the schema's
-  /// ``SessionSchema/inputKey``.
+  /// Writes the record as an object with one key: `session`, `fact`, `intent`, `check`, or the
+  /// schema's ``SessionSchema/inputKey``.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: Key.self)
     switch self {
@@ -199,6 +207,7 @@ public enum SessionRecord<Schema: SessionSchema>: Codable, Sendable {
     case .fact(let fact): try container.encode(fact, forKey: Key("fact"))
     case .intent(let intent): try container.encode(intent, forKey: Key("intent"))
     case .input(let input): try container.encode(input, forKey: Key(Schema.inputKey))
+    case .check(let check): try container.encode(check, forKey: Key("check"))
     }
   }
 
@@ -221,6 +230,7 @@ public enum SessionRecord<Schema: SessionSchema>: Codable, Sendable {
     case "fact": self = .fact(try container.decode(SessionFact.self, forKey: key))
     case "intent": self = .intent(try container.decode(Schema.Intent.self, forKey: key))
     case Schema.inputKey: self = .input(try container.decode(Schema.Input.self, forKey: key))
+    case "check": self = .check(try container.decode(StateCheck.self, forKey: key))
     default:
       throw DecodingError.dataCorrupted(
         .init(

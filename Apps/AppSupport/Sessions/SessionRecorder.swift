@@ -42,18 +42,21 @@ public final class SessionRecorder<Schema: SessionSchema>: Sendable {
   }
 
   /// The middleware that records every input the architecture processes (and a reactor's
-  /// mutations): put it **last** among the architecture's middlewares.
-  public func inputs<State: Sendable>(of state: State.Type) -> some Middleware<Schema.Input, State>
-  {
+  /// mutations), each followed by the ``StateCheck`` of the state after it: put it **last** among
+  /// the architecture's middlewares.
+  public func inputs<State: Encodable & Sendable>(
+    of state: State.Type
+  ) -> some Middleware<Schema.Input, State> {
     InputRecorder<Schema, Schema.Input, State>(recorder: self, encode: { $0 })
   }
 
-  /// The middleware that records every input the architecture processes, converted by `encode`.
+  /// The middleware that records every input the architecture processes, converted by `encode`,
+  /// each followed by the ``StateCheck`` of the state after it.
   ///
   /// For an architecture whose inputs are not `Codable` themselves (a `Core`'s `any Event`). An
   /// input `encode` returns `nil` for is not recorded, and is reported in ``failures``. Put it
   /// **last** among the architecture's middlewares.
-  public func inputs<Input: Sendable, State: Sendable>(
+  public func inputs<Input: Sendable, State: Encodable & Sendable>(
     of state: State.Type,
     encoding encode: @escaping @Sendable (Input) -> Schema.Input?
   ) -> some Middleware<Input, State> {
@@ -63,6 +66,16 @@ public final class SessionRecorder<Schema: SessionSchema>: Sendable {
   /// Records an input the architecture is about to process.
   fileprivate func recordInput(_ input: Schema.Input) {
     _ = recorder.intercept(.input(input), state: NoState())
+  }
+
+  /// Records the check of `value`: the state after the input (or mutation) recorded last, or what
+  /// the session started from.
+  func recordCheck(of value: some Encodable) {
+    do {
+      record(.check(try StateCheck(of: value)))
+    } catch {
+      lost.withLock { $0.append(RecordingWriteError(sequence: 0, underlying: error)) }
+    }
   }
 
   /// Records a reactor's mutation, with the action that produced it.
@@ -108,7 +121,9 @@ public struct UnrecordableInput: Error, CustomStringConvertible {
 
 /// Records each input an architecture processes into a ``SessionRecorder``, and each mutation of
 /// a reactor.
-private struct InputRecorder<Schema: SessionSchema, Input: Sendable, State: Sendable>: Middleware {
+private struct InputRecorder<Schema: SessionSchema, Input: Sendable, State: Encodable & Sendable>:
+  Middleware
+{
   let recorder: SessionRecorder<Schema>
   let encode: @Sendable (Input) -> Schema.Input?
 
@@ -121,10 +136,13 @@ private struct InputRecorder<Schema: SessionSchema, Input: Sendable, State: Send
     return input
   }
 
+  /// Records a reactor's mutation (with its action), then the check of the state after the
+  /// input or mutation.
   func process(_ record: MiddlewareRecord<Input, State>) {
-    guard let mutation = record.mutation else { return }
-    guard let action = encode(record.input) else { return }
-    recorder.recordMutation(mutation, of: action, sequence: record.sequence, time: record.time)
+    if let mutation = record.mutation, let action = encode(record.input) {
+      recorder.recordMutation(mutation, of: action, sequence: record.sequence, time: record.time)
+    }
+    recorder.recordCheck(of: record.state)
   }
 }
 

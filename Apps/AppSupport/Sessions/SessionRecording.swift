@@ -17,6 +17,9 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
   public let header: SessionHeader<Schema.Start>
   /// The records after the header, in order.
   public let entries: [Entry]
+  /// The checker of the states the recording says each input led to: a replayed service is
+  /// built with its ``StateVerifier/middleware(of:)``.
+  public let verifier: StateVerifier
 
   /// Reads and checks the recording at `url`.
   ///
@@ -80,9 +83,26 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
     guard case .start(let header)? = recording.entries.first?.input else {
       throw .notThisSession(path: path, reason: "its first record is not a session's start")
     }
+    // What the session started from is what its header's check says.
+    guard let check = header.check else {
+      throw .diverged(path: path, reason: "the session's start (record #1) has no state check")
+    }
+    guard (try? StateCheck(of: header.start)) == check else {
+      throw .diverged(
+        path: path,
+        reason: "what the session started from (record #1) is not what its state check says: "
+          + "the recording was changed"
+      )
+    }
     self.path = path
     self.header = header
     entries = Array(recording.entries.dropFirst())
+    verifier = StateVerifier(
+      checks: entries.compactMap { entry in
+        guard case .check(let check) = entry.input else { return nil }
+        return (entry.sequence, check)
+      }
+    )
   }
 }
 

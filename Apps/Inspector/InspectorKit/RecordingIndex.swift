@@ -17,8 +17,10 @@ struct RecordingIndex: Sendable {
   let header: Header
   /// The session's start record (line 2), for what a replay needs to start (``start(as:)``).
   private let sessionLine: Data
-  /// Where the line of each step starts in ``data``; one more entry, the end of the file.
+  /// Where the line of each step starts in ``data``.
   private let starts: [Int]
+  /// Where the line after each step's starts (one past its newline).
+  private let ends: [Int]
   /// The kind of each step.
   let kinds: [StepKind]
   /// How many steps there are of each kind.
@@ -76,13 +78,29 @@ struct RecordingIndex: Sendable {
     }
     header = session.input.session
     self.sessionLine = sessionLine
-    starts = Array(lines[2...])
-    kinds = try Self.kinds(
+    let lineKinds = try Self.kinds(
       of: data,
-      starts: starts,
+      starts: Array(lines[2...]),
       architecture: header.architecture,
       path: path
     )
+    // A state check (`{"input":{"check":…}}`, after each input) is not a step: a replay
+    // verifies it, and the inspector shows the states it computes.
+    var starts: [Int] = []
+    var ends: [Int] = []
+    var kinds: [StepKind] = []
+    starts.reserveCapacity(lineKinds.count)
+    ends.reserveCapacity(lineKinds.count)
+    kinds.reserveCapacity(lineKinds.count)
+    for (offset, kind) in lineKinds.enumerated() {
+      guard let kind else { continue }
+      starts.append(lines[2 + offset])
+      ends.append(lines[3 + offset])
+      kinds.append(kind)
+    }
+    self.starts = starts
+    self.ends = ends
+    self.kinds = kinds
     var counts = [Int](repeating: 0, count: StepKind.allCases.count)
     for kind in kinds { counts[Int(kind.rawValue)] += 1 }
     kindCounts = Dictionary(
@@ -108,7 +126,7 @@ struct RecordingIndex: Sendable {
 
   /// The bytes of step `index`'s line, without its newline.
   func line(at index: Int) -> Data {
-    Self.line(data, from: starts[index], to: starts[index + 1])
+    Self.line(data, from: starts[index], to: ends[index])
   }
 
   /// The line between two line starts, without its newline.
@@ -137,17 +155,17 @@ struct RecordingIndex: Sendable {
   }
 
   /// Each line's kind, from its first bytes: `{"input":{"<key>"`, the keys sorted as
-  /// ``AppSupport/SessionRecorder`` writes them.
+  /// ``AppSupport/SessionRecorder`` writes them; `nil` for a state check, which is not a step.
   private static func kinds(
     of data: Data,
     starts: [Int],
     architecture: Architecture,
     path: String
-  ) throws(InspectorError) -> [StepKind] {
+  ) throws(InspectorError) -> [StepKind?] {
     let prefix = Array(#"{"input":{""#.utf8)
     let mutation = Array(#""mutation":"#.utf8)
     let inputKind: StepKind = architecture == .reactor ? .action : .event
-    var kinds: [StepKind] = []
+    var kinds: [StepKind?] = []
     kinds.reserveCapacity(starts.count - 1)
     var failure: InspectorError?
     data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
@@ -171,7 +189,9 @@ struct RecordingIndex: Sendable {
           return
         }
         let key = start + prefix.count
-        if matches(bytes, at: key, #"intent""#) {
+        if matches(bytes, at: key, #"check""#) {
+          kinds.append(nil)
+        } else if matches(bytes, at: key, #"intent""#) {
           kinds.append(.intent)
         } else if matches(bytes, at: key, #"fact""#) {
           kinds.append(.fact)

@@ -102,21 +102,30 @@ public func replayMoviesSession(
   switch architecture {
   case .store:
     let recording = try SessionRecording<StoreSession<MoviesApp>>(contentsOf: url, command: command)
-    let movies = StoreMovies(source: offline)
+    let movies = StoreMovies(
+      source: offline,
+      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
+    )
     return try .replaying(movies, recording: recording, replayer: .store(movies.store))
   case .reactor:
     let recording = try SessionRecording<ReactorSession<MoviesApp>>(
       contentsOf: url,
       command: command
     )
-    let movies = ReactorMovies(source: offline)
+    let movies = ReactorMovies(
+      source: offline,
+      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
+    )
     return try .replaying(movies, recording: recording, replayer: .reactor(movies.reactor))
   case .feedback:
     let recording = try SessionRecording<FeedbackSession<MoviesApp>>(
       contentsOf: url,
       command: command
     )
-    let movies = FeedbackMovies(source: offline)
+    let movies = FeedbackMovies(
+      source: offline,
+      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
+    )
     return try .replaying(movies, recording: recording, replayer: .loop(movies.loop))
   }
 }

@@ -117,18 +117,30 @@ public func replayGameSession(
   switch architecture {
   case .store:
     let recording = try SessionRecording<StoreSession<GameApp>>(contentsOf: url, command: command)
-    let game = StoreGame(file: file, log: log)
+    let game = StoreGame(
+      file: file,
+      log: log,
+      middlewares: [recording.verifier.middleware(of: GameState.self)]
+    )
     return try .replaying(game, recording: recording, replayer: .store(game.core, decode: \.event))
   case .reactor:
     let recording = try SessionRecording<ReactorSession<GameApp>>(contentsOf: url, command: command)
-    let game = ReactorGame(file: file, log: log)
+    let game = ReactorGame(
+      file: file,
+      log: log,
+      middlewares: [recording.verifier.middleware(of: GameState.self)]
+    )
     return try .replaying(game, recording: recording, replayer: .reactor(game))
   case .feedback:
     let recording = try SessionRecording<FeedbackSession<GameApp>>(
       contentsOf: url,
       command: command
     )
-    let game = FeedbackGame(file: file, log: log)
+    let game = FeedbackGame(
+      file: file,
+      log: log,
+      middlewares: [recording.verifier.middleware(of: FeedbackGameMachine.self)]
+    )
     return try .replaying(game, recording: recording, replayer: .loop(game.loop))
   }
 }

@@ -89,7 +89,7 @@ import TodoCore
 
     // The last state is the one the app's own replay reaches, and the database's.
     let replay = try replayTodoSession(architecture, contentsOf: recording, command: "shell")
-    _ = await replay.replayRecording()
+    _ = try await replay.replayRecording()
     let last = try Self.state(served, after: steps.count - 1)
     let replayed = try Self.json(replay.service.currentState)
     #expect(try Self.canonical(last) == replayed)
@@ -139,7 +139,7 @@ import TodoCore
       #expect(effects.allSatisfy { $0["kind"] as? String != "intent" })
 
       let replay = try replayMoviesSession(architecture, contentsOf: recording, command: "list")
-      _ = await replay.replayRecording()
+      _ = try await replay.replayRecording()
       let last = try Self.state(served, after: steps.count - 1)
       #expect(try Self.canonical(last) == Self.json(replay.service.currentState))
       let lastState = try #require(last as? [String: Any])

@@ -82,18 +82,29 @@ import Testing
 
   /// Each line's kind after the session's start, as the recording's JSON says.
   static func kinds(of recording: URL, architecture: Architecture) throws -> [String] {
+    try steps(of: recording, architecture: architecture).map(\.kind)
+  }
+
+  /// The kind and sequence number of each step of `recording`: each record after the session's
+  /// start but its state checks, which are not steps.
+  static func steps(
+    of recording: URL,
+    architecture: Architecture
+  ) throws -> [(kind: String, sequence: Int)] {
     let text = try String(contentsOf: recording, encoding: .utf8)
-    return try text.split(separator: "\n").dropFirst(2).map { line in
+    return try text.split(separator: "\n").dropFirst(2).compactMap { line in
       let record = try #require(
         try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
       )
       let input = try #require(record["input"] as? [String: Any])
+      let sequence = try #require(record["sequence"] as? Int)
       let key = try #require(input.keys.first)
       switch key {
-      case "intent", "fact": return key
+      case "check": return nil
+      case "intent", "fact": return (key, sequence)
       default:
-        if record["mutation"] != nil { return "mutation" }
-        return architecture == .reactor ? "action" : "event"
+        if record["mutation"] != nil { return ("mutation", sequence) }
+        return (architecture == .reactor ? "action" : "event", sequence)
       }
     }
   }
@@ -246,7 +257,9 @@ import Testing
       + #require(rest["steps"] as? [[String: Any]])
     #expect(steps.map { $0["index"] as? Int } == Array(0..<kinds.count))
     #expect(steps.map { $0["kind"] as? String } == kinds)
-    #expect(steps.map { $0["sequence"] as? Int } == Array(2..<(kinds.count + 2)))
+    let sequences = try Self.steps(of: recording, architecture: architecture).map(\.sequence)
+    #expect(sequences.count == kinds.count && sequences.first == 2)
+    #expect(steps.map { $0["sequence"] as? Int } == sequences)
     #expect(
       steps.filter { $0["source"] as? String == "effect" }.count == 2,
       "the save's and the load's outcomes come from effects"

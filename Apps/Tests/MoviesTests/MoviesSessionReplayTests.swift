@@ -46,7 +46,7 @@ import Testing
       let replayedStates = Recorder<MoviesState>()
       let subscription = replay.service.states.subscribe(onNext: { replayedStates.append($0) })
       defer { subscription.dispose() }
-      let report = try #require(await replay.replayRecording())
+      let report = try #require(try await replay.replayRecording())
       #expect(replayedStates.values == liveStates.values)
       #expect(report.replayed > 0)
       #expect(server.requestedPages == asked, "the replay asked the server for a page")

@@ -56,7 +56,7 @@ import Testing
     let replayedStates = Recorder<GameState>()
     let subscription = replay.service.states.subscribe(onNext: { replayedStates.append($0) })
     defer { subscription.dispose() }
-    let report = try #require(await replay.replayRecording())
+    let report = try #require(try await replay.replayRecording())
     #expect(replayedStates.values == liveStates.values)
     #expect(report.replayed > intents.count)
     // The feedback loop's own `applyNext` events, sent again in reaction to the replayed states,

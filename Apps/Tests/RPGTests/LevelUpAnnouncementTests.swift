@@ -83,7 +83,7 @@ import Testing
     )
     let subscription = replayed.follow(replay.service)
     defer { subscription.dispose() }
-    _ = await replay.replayRecording()
+    _ = try await replay.replayRecording()
     #expect(replayed.lines.values == lines)
   }
 

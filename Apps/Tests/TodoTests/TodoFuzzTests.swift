@@ -21,12 +21,12 @@ import TodoCore
     "store", "reactor", "feedback",
   ]
 
-  // 100 command lines: one costs ~0.14 s of a debug build (ArgumentParser's definitions of
+  // 40 command lines: one costs ~0.14 s of a debug build (ArgumentParser's definitions of
   // todo's ten subcommands, built again for each), 15 times rpg's.
   @Test func randomArgumentsParseOrFailWithAMessage() async {
     let outcome = await Fuzz.run(
       Fuzz(seed: 21, verbs: Self.verbs + ["import", "export"], flags: Self.flags, longest: 256),
-      count: 100
+      count: 40
     ) {
       $0.arguments()
     } parse: { (arguments: [String]) -> String? in
@@ -38,7 +38,7 @@ import TodoCore
       }
     }
     #expect(outcome.silent.isEmpty, "no message for \(outcome.silent)")
-    #expect(outcome.accepted > 4)
+    #expect(outcome.accepted > 1)
   }
 
   @Test func randomLinesParseOrFailWithAMessage() async {

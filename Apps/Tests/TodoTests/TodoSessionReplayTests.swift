@@ -48,7 +48,7 @@ import TodoCore
       let replayedStates = Recorder<TodoState>()
       let subscription = replay.service.states.subscribe(onNext: { replayedStates.append($0) })
       defer { subscription.dispose() }
-      let report = try #require(await replay.replayRecording())
+      let report = try #require(try await replay.replayRecording())
       #expect(replayedStates.values == liveStates.values)
       #expect(report.replayed > 0)
       #expect(try contents(of: path) == stored)

@@ -102,18 +102,30 @@ public func replayTodoSession(
   switch architecture {
   case .store:
     let recording = try SessionRecording<StoreSession<TodoApp>>(contentsOf: url, command: command)
-    let todo = StoreTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    let todo = StoreTodo(
+      writes: NoTodoWrites(),
+      initialState: recording.header.start,
+      middlewares: [recording.verifier.middleware(of: TodoState.self)]
+    )
     return try .replaying(todo, recording: recording, replayer: .store(todo.store))
   case .reactor:
     let recording = try SessionRecording<ReactorSession<TodoApp>>(contentsOf: url, command: command)
-    let todo = ReactorTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    let todo = ReactorTodo(
+      writes: NoTodoWrites(),
+      initialState: recording.header.start,
+      middlewares: [recording.verifier.middleware(of: TodoState.self)]
+    )
     return try .replaying(todo, recording: recording, replayer: .reactor(todo.reactor))
   case .feedback:
     let recording = try SessionRecording<FeedbackSession<TodoApp>>(
       contentsOf: url,
       command: command
     )
-    let todo = FeedbackTodo(writes: NoTodoWrites(), initialState: recording.header.start)
+    let todo = FeedbackTodo(
+      writes: NoTodoWrites(),
+      initialState: recording.header.start,
+      middlewares: [recording.verifier.middleware(of: TodoState.self)]
+    )
     return try .replaying(todo, recording: recording, replayer: .loop(todo.loop))
   }
 }
