@@ -21,13 +21,18 @@ import TodoCore
     try await withTemporaryDirectory { directory in
       let path = directory.appendingPathComponent("todo.sqlite").path
       let recording = directory.appendingPathComponent("session.jsonl")
-      try await service(architecture, path: path).perform(.add(title: "Buy milk"))
+      // Each database is closed before the file's bytes are read: one closed when its last
+      // reference goes may close later, on another thread, and write the file then.
+      let first = try TodoDatabase(path: path)
+      try await makeTodo(architecture, database: first).perform(.add(title: "Buy milk"))
+      try await first.close()
 
       let liveStates = Recorder<TodoState>()
       do {
+        let database = try TodoDatabase(path: path)
         let live = makeTodoSession(
           architecture,
-          database: try TodoDatabase(path: path),
+          database: database,
           command: "shell",
           recordingTo: recording
         )
@@ -40,8 +45,13 @@ import TodoCore
         for intent in intents { try await live.perform(intent) }
         #expect(live.recordingFailures.isEmpty)
         #expect(live.service.currentState.titles == ["Buy milk", "Walk the dog"])
+        await live.service.finish()
+        try await database.close()
       }
-      try await service(architecture, path: path).perform(.add(title: "Later"))
+      // Another service changes the database since.
+      let later = try TodoDatabase(path: path)
+      try await makeTodo(architecture, database: later).perform(.add(title: "Later"))
+      try await later.close()
       let stored = try contents(of: path)
 
       let replay = try replayTodoSession(architecture, contentsOf: recording, command: "shell")
