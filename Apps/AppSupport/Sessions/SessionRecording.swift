@@ -85,7 +85,11 @@ public struct SessionRecording<Schema: SessionSchema>: Sendable {
     }
     // What the session started from is what its header's check says.
     guard let check = header.check else {
-      throw .diverged(path: path, reason: "the session's start (record #1) has no state check")
+      throw .diverged(
+        path: path,
+        reason: "the session's start (record #1) has no state check: the recording was made by "
+          + "an older version of \(Schema.app), or changed"
+      )
     }
     guard (try? StateCheck(of: header.start)) == check else {
       throw .diverged(
