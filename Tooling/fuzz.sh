@@ -7,7 +7,8 @@
 #
 # Prints each target's executions and coverage. Fails (status 1) if a target traps, leaks, runs
 # over its time per input (-timeout) or its memory (-rss_limit_mb): the input that did it is
-# kept under Tooling/Fuzz/.build/artifacts/ and its path printed.
+# kept under Tooling/Fuzz/.build/artifacts/ and its path printed. CASCADE_FUZZ_FLAGS adds
+# libFuzzer flags of one's own (e.g. `-only_ascii=1`), after the script's.
 set -euo pipefail
 
 seconds=${1:-60}
@@ -52,19 +53,21 @@ for target in "${targets[@]}"; do
   options=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -detect_leaks=1
     -print_final_stats=1 -artifact_prefix="$artifacts/$target/")
   dictionary=$package/Dictionaries/$target.dict
-  [[ -f $dictionary ]] && options+=(-dict="$dictionary")
+  if [[ -f $dictionary ]]; then options+=(-dict="$dictionary"); fi
+  read -r -a extra <<<"${CASCADE_FUZZ_FLAGS:-}"
+  options+=("${extra[@]}")
   log=$work/$target.log
   status=0
   # The readers that take a path read the input from a file under TMPDIR (FuzzSupport).
   TMPDIR=$work/tmp/$target "$bin/$target" "${options[@]}" "$corpus" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[^ ]+' "$log" | tail -1)
+  coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[^ ]+' "$log" | tail -1 || true)
   echo "$target: ${runs:-?} executions in ${seconds} s, ${coverage:-no coverage line}"
   if ((status != 0)); then
     failed+=("$target")
     echo "$target: FAILED (status $status):"
-    grep -E 'ERROR: |SUMMARY: |Fatal error|Test unit written to|==[0-9]+==' "$log" | head -20 \
-      | sed 's/^/  /'
+    { grep -E 'ERROR: |SUMMARY: |Fatal error|Test unit written to|==[0-9]+==' "$log" || true; } \
+      | head -20 | sed 's/^/  /'
     cp "$log" "$artifacts/$target/log.txt"
     echo "  log: $artifacts/$target/log.txt; input(s): $(ls -d "$artifacts/$target"/*-* 2>/dev/null | tr '\n' ' ')"
   fi

@@ -50,6 +50,7 @@ let package = Package(
       name: "fuzz-command-line",
       dependencies: [
         "FuzzSupport",
+        .product(name: "CommandLineSupport", package: "cascade-samples"),
         .product(name: "RPGCore", package: "cascade-samples"),
         .product(name: "TodoCore", package: "cascade-samples"),
       ]
