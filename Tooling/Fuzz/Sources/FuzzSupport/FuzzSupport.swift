@@ -25,6 +25,17 @@ public func runFuzzer(
   exit(LLVMFuzzerRunDriver(&argc, &argv, test))
 }
 
+/// Runs `work` to its end, blocking the calling thread meanwhile: libFuzzer's own thread, never
+/// one of the cooperative pool's, which runs `work`.
+public func runToEnd(_ work: @escaping @Sendable () async -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    await work()
+    done.signal()
+  }
+  done.wait()
+}
+
 /// The files a reader that takes a path reads the input from: written once per input, in a
 /// directory of the process's own under `$TMPDIR` (`Tooling/fuzz.sh` points it at a directory it
 /// removes afterwards).

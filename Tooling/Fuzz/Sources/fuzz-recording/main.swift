@@ -1,7 +1,9 @@
 // Fuzzes the session recording reader: `SessionRecording(contentsOf:command:)` (the headers
 // probed, then every record decoded with CascadeMiddleware's `Recording(jsonLines:)`), reached
 // as `rpg|movies|todo --replay` reach it, through each app's `replay…Session` on every
-// architecture. A thrown `SessionReplayError` is a refused recording, as it should be.
+// architecture; a recording it accepts is then replayed whole into the app's service
+// (`AppSession.replayRecording()`). A thrown `SessionReplayError` is a refused recording, as it
+// should be.
 
 import AppSupport
 import Foundation
@@ -31,17 +33,29 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let save = FuzzFile.shared.directory.appendingPathComponent("unused-save.json")
   let command = recordedCommand(data)
   for architecture in Architecture.allCases {
-    _ = try? replayGameSession(
+    if let session = try? replayGameSession(
       architecture,
       saveFile: save,
       log: { _ in },
       contentsOf: url,
       command: command
-    )
-    _ = try? replayMoviesSession(architecture, contentsOf: url, command: command)
-    _ = try? replayTodoSession(architecture, contentsOf: url, command: command)
+    ) {
+      replayAll(session)
+    }
+    if let session = try? replayMoviesSession(architecture, contentsOf: url, command: command) {
+      replayAll(session)
+    }
+    if let session = try? replayTodoSession(architecture, contentsOf: url, command: command) {
+      replayAll(session)
+    }
   }
   return 0
+}
+
+/// Replays every input of a recording that was read into its service (as `cascade-inspect` and a
+/// replay do, with no front): the recorded inputs reach the app's reducers.
+func replayAll<Intent, State>(_ session: AppSession<Intent, State>) {
+  runToEnd { _ = await session.replayRecording() }
 }
 
 runFuzzer(fuzzOneInput)
