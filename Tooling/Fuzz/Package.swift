@@ -11,6 +11,9 @@ import PackageDescription
 // SwiftPM gives each executable a `main` (main.swift), which hands libFuzzer's driver the
 // target's `LLVMFuzzerTestOneInput` (FuzzSupport's `runFuzzer`).
 
+/// CI turns every warning into an error through the manifest, as the other packages do.
+let ci: [SwiftSetting] = Context.environment["CI"] != nil ? [.treatAllWarnings(as: .error)] : []
+
 let package = Package(
   name: "cascade-fuzz",
   dependencies: [
@@ -58,3 +61,7 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where [.regular, .executable].contains(target.type) {
+  target.swiftSettings = (target.swiftSettings ?? []) + ci
+}
