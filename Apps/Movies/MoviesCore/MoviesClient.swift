@@ -221,7 +221,15 @@ public struct MoviesClient: MoviePageSource {
   /// A malformed page: `total_pages` or `total_results` negative or over ``largestNumber``, a
   /// page past `total_pages`, an empty page before the last one, a film id out of
   /// `0...largestNumber`, a `vote_average` outside 0…10.
-  static func decode(page number: Int, body: Data) -> Result<MoviePage, MoviesError> {
+  ///
+  /// Public as the one seam to the client's reader of a server's bytes (Tooling/Fuzz fuzzes it);
+  /// ``page(_:)`` calls it on every body it receives.
+  ///
+  /// - Parameters:
+  ///   - number: The page asked for: the body must be that page.
+  ///   - body: The body, as received.
+  /// - Returns: The page, or ``MoviesError/malformedBody(_:)`` saying what is wrong with it.
+  public static func decode(page number: Int, body: Data) -> Result<MoviePage, MoviesError> {
     let page: MoviePage
     do {
       page = try JSONDecoder().decode(MoviePage.self, from: body)
