@@ -55,7 +55,7 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// Replays every input of a recording that was read into its service (as `cascade-inspect` and a
 /// replay do, with no front): the recorded inputs reach the app's reducers.
 func replayAll<Intent, State>(_ session: AppSession<Intent, State>) {
-  runToEnd { _ = await session.replayRecording() }
+  runToEnd { _ = try? await session.replayRecording() }
 }
 
 runFuzzer(fuzzOneInput)
