@@ -14,6 +14,16 @@ import PackageDescription
 /// CI turns every warning into an error through the manifest, as the other packages do.
 let ci: [SwiftSetting] = Context.environment["CI"] != nil ? [.treatAllWarnings(as: .error)] : []
 
+/// A fuzz target: its `main.swift` in `Sources/<name>`, FuzzSupport, and the samples' products
+/// whose readers it calls.
+func fuzzTarget(_ name: String, reading products: String...) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: ["FuzzSupport"]
+      + products.map { .product(name: $0, package: "cascade-samples") }
+  )
+}
+
 let package = Package(
   name: "cascade-fuzz",
   dependencies: [
@@ -23,41 +33,12 @@ let package = Package(
   targets: [
     .target(name: "CFuzzDriver"),
     .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"]),
-    .executableTarget(
-      name: "fuzz-recording",
-      dependencies: [
-        "FuzzSupport",
-        .product(name: "AppSupport", package: "cascade-samples"),
-        .product(name: "MoviesCore", package: "cascade-samples"),
-        .product(name: "RPGCore", package: "cascade-samples"),
-        .product(name: "TodoCore", package: "cascade-samples"),
-      ]
-    ),
-    .executableTarget(
-      name: "fuzz-rpg-save",
-      dependencies: ["FuzzSupport", .product(name: "RPGCore", package: "cascade-samples")]
-    ),
-    .executableTarget(
-      name: "fuzz-movies-page",
-      dependencies: ["FuzzSupport", .product(name: "MoviesCore", package: "cascade-samples")]
-    ),
-    .executableTarget(
-      name: "fuzz-movies-catalog",
-      dependencies: ["FuzzSupport", .product(name: "MoviesServer", package: "cascade-samples")]
-    ),
-    .executableTarget(
-      name: "fuzz-todo-import",
-      dependencies: ["FuzzSupport", .product(name: "TodoCore", package: "cascade-samples")]
-    ),
-    .executableTarget(
-      name: "fuzz-command-line",
-      dependencies: [
-        "FuzzSupport",
-        .product(name: "CommandLineSupport", package: "cascade-samples"),
-        .product(name: "RPGCore", package: "cascade-samples"),
-        .product(name: "TodoCore", package: "cascade-samples"),
-      ]
-    ),
+    fuzzTarget("fuzz-recording", reading: "AppSupport", "MoviesCore", "RPGCore", "TodoCore"),
+    fuzzTarget("fuzz-rpg-save", reading: "RPGCore"),
+    fuzzTarget("fuzz-movies-page", reading: "MoviesCore"),
+    fuzzTarget("fuzz-movies-catalog", reading: "MoviesServer"),
+    fuzzTarget("fuzz-todo-import", reading: "TodoCore"),
+    fuzzTarget("fuzz-command-line", reading: "CommandLineSupport", "RPGCore", "TodoCore"),
   ],
   swiftLanguageModes: [.v6]
 )

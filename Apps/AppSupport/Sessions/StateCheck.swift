@@ -33,7 +33,7 @@ public struct StateCheck: Codable, Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Throws: The encoder's error when `value` cannot be encoded.
   public init(of value: some Encodable) throws {
-    let data = try Self.encoder.encode(value)
+    let data = try sharedEncoder.encode(value)
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in data {
       hash ^= UInt64(byte)
@@ -56,12 +56,10 @@ public struct StateCheck: Codable, Sendable, Hashable, CustomStringConvertible {
 
   /// The digest.
   public var description: String { digest }
-
-  /// One encoder for every check: keys sorted, so that equal states have equal digests.
-  private static var encoder: JSONEncoder { sharedEncoder }
 }
 
-/// The encoder of every state check (`JSONEncoder` may be used from several threads at once).
+/// The encoder of every state check, keys sorted so that equal states have equal digests
+/// (`JSONEncoder` may be used from several threads at once).
 private let sharedEncoder: JSONEncoder = {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

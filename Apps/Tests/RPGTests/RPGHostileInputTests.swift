@@ -8,9 +8,7 @@ import Testing
   static let executable = builtProduct(named: "rpg")
 
   /// `Apps/RPG/demo.txt`, the README's scripted demo.
-  static let demo = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("RPG/demo.txt")
+  static var demo: URL { DemoScriptTests.demo }
 
   /// Runs `rpg`; killed after 60 seconds, a safety net.
   static func rpg(

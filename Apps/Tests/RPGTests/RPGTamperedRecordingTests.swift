@@ -16,7 +16,7 @@ import Testing
     let recording = directory.file("genuine.jsonl").path
     let live = try await RPGRecordReplayTests.rpg(
       [
-        "play", "--script", demoScript.path, "--record", recording,
+        "play", "--script", DemoScriptTests.demo.path, "--record", recording,
         "--save", directory.file("save.json").path, "--architecture", architecture.rawValue,
       ]
     )
@@ -24,11 +24,6 @@ import Testing
     let text = try String(contentsOfFile: recording, encoding: .utf8)
     return text.split(separator: "\n").map(String.init)
   }
-
-  /// The demo script, `Apps/RPG/demo.txt`.
-  static let demoScript = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("RPG/demo.txt")
 
   /// Replays `lines` as a recording on `architecture`: its run.
   static func replay(
