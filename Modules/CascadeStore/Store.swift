@@ -151,7 +151,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       .run(
         {
           engine.process(.action(action, origin: origin), sender: nil)
-          completion(engine.storage.unsafeValue.pointee.state)
+          completion(engine.machine.pointee.state)
         },
         dropped: {}
       )
@@ -441,7 +441,7 @@ extension Store {
   /// subscriber, middleware or synchronous command of this store, or an architecture's step).
   @usableFromInline
   package var isProcessingOnCurrentThread: Bool {
-    engine.processingThread.load(ordering: .relaxed) == currentThreadIdentity()
+    engine.isProcessingOnCurrentThread
   }
 }
 

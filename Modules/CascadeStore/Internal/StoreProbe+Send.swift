@@ -20,9 +20,9 @@ extension Store {
     engine.submit(
       .run(
         {
-          willProcess(engine.storage.unsafeValue.pointee.state)
+          willProcess(engine.machine.pointee.state)
           engine.reduce(action, mark: mark, sender: nil)
-          didProcess(engine.storage.unsafeValue.pointee.state)
+          didProcess(engine.machine.pointee.state)
         },
         dropped: dropped
       )

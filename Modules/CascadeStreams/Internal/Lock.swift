@@ -142,13 +142,13 @@ package final class Lock: @unchecked Sendable {
 /// accessor), callgrind counts W1 Store 1,263 instructions per action against 602, Reactor 1,539
 /// against 878, Feedback 1,295 against 634, W3 Store 2,190 against 803. Every concurrency test
 /// that uses a store runs under ThreadSanitizer and AddressSanitizer in CI.
-public final class LockedValue<Value: Sendable>: @unchecked Sendable {
+public final class LockedValue<Value: Sendable & ~Copyable>: @unchecked Sendable {
   // Safety: `pointer.pointee` is only read or written while `lock` is held.
   @usableFromInline package let mutexLock = Lock()
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
   /// Creates the value, guarded from now on.
-  public init(_ value: Value) {
+  public init(_ value: consuming Value) {
     pointer = .allocate(capacity: 1)
     pointer.initialize(to: value)
   }

@@ -1,8 +1,7 @@
 public import CascadeStreams
-public import Synchronization
 
 extension StoreEngine {
-  // MARK: - Commands
+  // MARK: - Effects: commands, their tasks, parked commands, cancellation
 
   @usableFromInline
   var handle: Store<State, Action> { Store(engine: self, origin: nil) }
@@ -15,11 +14,8 @@ extension StoreEngine {
   @inlinable
   func run(_ command: CommandBox<State, Action>) {
     // A command queued before a replay began does not run during it: it is an effect.
-    if replays.load(ordering: .relaxed) > 0 {
-      storage.withLock { $0.replaySkippedEffects += 1 }
-      return
-    }
-    let state = storage.unsafeValue.pointee.state
+    if storage.withLock({ $0.skipsEffectForReplay() }) { return }
+    let state = machine.pointee.state
     if let id = command.id, command.cancelInFlight { cancel(id: id) }
     if command.canExecute(state) {
       execute(command, state: state)
@@ -32,7 +28,7 @@ extension StoreEngine {
   @usableFromInline
   func park(_ command: CommandBox<State, Action>) {
     let deadline = scheduler.now.advanced(by: command.expiration)
-    storage.withLock { $0.parked.append(ParkedCommand(command: command, deadline: deadline)) }
+    storage.withLock { $0.park(command, until: deadline) }
     _ = Resources.increment(charging: account)
     let timer = scheduler.schedule(after: command.expiration) { [weak self] in
       self?.submit(.expireCommands)
@@ -47,9 +43,9 @@ extension StoreEngine {
       // What the command sends before it returns completes its turn: it is processed ahead of
       // the inputs queued meanwhile (otherwise a command queued behind this one would run
       // against a state that misses this one's effects), after what earlier commands sent.
-      collectingCommandInputs = true
+      machine.pointee.holder.collectingCommandInputs = true
       body(state, handle)
-      collectingCommandInputs = false
+      machine.pointee.holder.collectingCommandInputs = false
     case .async(let name, let body):
       startTask(named: name, key: command.id) { handle in try await body(state, handle) }
     }
@@ -70,11 +66,9 @@ extension StoreEngine {
     key: CommandID?,
     _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
   ) {
-    let registered = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
-      guard !shared.closed, !shared.skipsEffectForReplay() else { return nil }
-      return (shared.effects.register(key: key, stop: nil), shared.probe)
+    guard let (origin, probe) = storage.withLock({ $0.startEffect(key: key, stop: nil) }) else {
+      return
     }
-    guard let (origin, probe) = registered else { return }
     let id = origin.id
     _ = Resources.increment(charging: account)
     probe?.commandStarted(id, name)
@@ -107,11 +101,8 @@ extension StoreEngine {
     name: () -> String,
     stop: @escaping @Sendable () -> Void
   ) -> EffectOrigin? {
-    let started = storage.withLock { shared -> (EffectOrigin, StoreProbe<State, Action>?)? in
-      guard !shared.closed, !shared.skipsEffectForReplay() else { return nil }
-      return (shared.effects.register(key: key, stop: .dispose(stop)), shared.probe)
-    }
-    guard let (origin, probe) = started else { return nil }
+    guard let (origin, probe) = storage.withLock({ $0.startEffect(key: key, stop: .dispose(stop)) })
+    else { return nil }
     _ = Resources.increment(charging: account)
     // The name is only made for a probe: describing an input can cost thousands of instructions.
     probe?.commandStarted(origin.id, name())
@@ -121,38 +112,11 @@ extension StoreEngine {
   /// Effect `id` ended, however it ended.
   @usableFromInline
   func endEffect(_ id: Int) {
-    let (ended, probe, waiters) = storage.withLock { shared in
-      let ended = shared.effects.end(id)
-      return (ended, shared.probe, ended ? shared.takeWorkWaitersIfIdle() : [])
-    }
+    let (ended, probe, waiters) = storage.withLock { $0.endEffect(id) }
     guard ended else { return }
     Resources.decrement(charging: account)
     probe?.commandFinished(id)
     for waiter in waiters { waiter.resume() }
-  }
-
-  /// Waits until no effect is in flight (or the store closed).
-  func waitUntilNoWork() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let done = storage.withLock { shared -> Bool in
-        if shared.closed || shared.effects.count == 0 { return true }
-        shared.workWaiters.append(continuation)
-        return false
-      }
-      if done { continuation.resume() }
-    }
-  }
-
-  /// Waits until the store is quiescent: no work in flight that may still send inputs, and
-  /// every input sent so far processed.
-  func finish() async {
-    // The processing thread cannot wait for its own work to end.
-    if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
-    while true {
-      await waitUntilNoWork()
-      await waitUntilIdle()
-      if storage.withLock({ $0.isQuiescent }) { return }
-    }
   }
 
   /// Cancels the effects started under `id` and the parked commands with that id.
@@ -162,16 +126,7 @@ extension StoreEngine {
   /// the order of inputs.
   @usableFromInline
   func cancel(id: CommandID) {
-    let (stops, parked) = storage.withLock { shared in
-      let stops = shared.effects.cancel(key: id)
-      var parked = 0
-      shared.parked.removeAll { command in
-        guard command.command.id == id else { return false }
-        parked += 1
-        return true
-      }
-      return (stops, parked)
-    }
+    let (stops, parked) = storage.withLock { $0.cancel(key: id) }
     for stop in stops { stop() }
     for _ in 0..<parked { Resources.decrement(charging: account) }
   }
@@ -191,23 +146,13 @@ extension StoreEngine {
   /// nothing runs.
   @usableFromInline
   func runParkedCommands() {
+    let state = machine.pointee.state
     // Parked commands wait out a replay: they are effects.
-    if replays.load(ordering: .relaxed) > 0 { return }
-    let shared = storage.unsafeValue
-    let state = shared.pointee.state
-    let parked = storage.withLock { $0.parked }
+    let parked = storage.withLock { $0.replaying > 0 ? [] : $0.parked }
+    guard !parked.isEmpty else { return }
     let allowed = parked.map { $0.command.canExecute(state) }
     guard allowed.contains(true) else { return }
-    let ready = storage.withLock { shared -> [ParkedCommand<State, Action>] in
-      guard shared.parked.count == parked.count else { return [] }
-      var ready: [ParkedCommand<State, Action>] = []
-      var waiting: [ParkedCommand<State, Action>] = []
-      for (command, isAllowed) in zip(shared.parked, allowed) {
-        if isAllowed { ready.append(command) } else { waiting.append(command) }
-      }
-      shared.parked = waiting
-      return ready
-    }
+    let ready = storage.withLock { $0.takeParked(allowed: allowed, of: parked.count) }
     for parked in ready {
       Resources.decrement(charging: account)
       execute(parked.command, state: state)
@@ -217,16 +162,8 @@ extension StoreEngine {
   @usableFromInline
   func expireCommands() {
     let now = scheduler.now
-    let state = storage.unsafeValue.pointee.state
-    let expired = storage.withLock { shared -> [ParkedCommand<State, Action>] in
-      var expired: [ParkedCommand<State, Action>] = []
-      shared.parked.removeAll { parked in
-        guard parked.deadline <= now else { return false }
-        expired.append(parked)
-        return true
-      }
-      return expired
-    }
+    let state = machine.pointee.state
+    let expired = storage.withLock { $0.takeExpired(at: now) }
     for parked in expired {
       Resources.decrement(charging: account)
       parked.command.didExpire(state, handle)

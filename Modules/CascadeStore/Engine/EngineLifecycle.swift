@@ -1,16 +1,15 @@
 import CascadeStreams
 import Dispatch
-import Synchronization
 
 extension StoreEngine {
-  // MARK: - Lifecycle
+  // MARK: - Lifecycle: shutting down, closing, waiting for rest
 
   /// Stops accepting inputs, ends or awaits the commands, drains the queue and closes.
   func shutdown(cancellingCommands: Bool) async {
     if cancellingCommands {
-      let (stops, tasks) = storage.withLock { shared in
-        shared.stopAccepting()
-        return (shared.effects.cancelAll(), shared.effects.tasks)
+      let (stops, tasks) = storage.withLock { machine in
+        machine.stopAccepting()
+        return (machine.effects.cancelAll(), machine.effects.tasks)
       }
       for stop in stops { stop() }
       for task in tasks { await task.value }
@@ -28,16 +27,28 @@ extension StoreEngine {
 
   /// Waits until no one is processing and the queue is empty.
   func waitUntilIdle() async {
-    if processingThread.load(ordering: .relaxed) == currentThreadIdentity() { return }
+    if isProcessingOnCurrentThread { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let idle = storage.withLock { shared -> Bool in
-        if !shared.processing && shared.queue.isEmpty && shared.commandQueue.isEmpty {
-          return true
-        }
-        shared.idleWaiters.append(continuation)
-        return false
-      }
-      if idle { continuation.resume() }
+      if !storage.withLock({ $0.awaitIdle(continuation) }) { continuation.resume() }
+    }
+  }
+
+  /// Waits until no effect is in flight (or the store closed).
+  func waitUntilNoWork() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      if !storage.withLock({ $0.awaitNoEffects(continuation) }) { continuation.resume() }
+    }
+  }
+
+  /// Waits until the store is quiescent: no work in flight that may still send inputs, and
+  /// every input sent so far processed.
+  func finish() async {
+    // The processing thread cannot wait for its own work to end.
+    if isProcessingOnCurrentThread { return }
+    while true {
+      await waitUntilNoWork()
+      await waitUntilIdle()
+      if storage.withLock({ $0.isQuiescent }) { return }
     }
   }
 
@@ -52,16 +63,12 @@ extension StoreEngine {
   func close() {
     let me = currentThreadIdentity()
     var holderDone: DispatchSemaphore?
-    let closing = storage.withLock { shared in
-      let closing = shared.close()
-      let holder = processingThread.load(ordering: .relaxed)
-      // A holder that has not started yet (a queued job) finds the store closed and does nothing.
-      if shared.processing, holder != 0, holder != me {
+    let closing = storage.withLock { machine in
+      machine.close(by: me) {
         let done = DispatchSemaphore(value: 0)
-        shared.awaitHolder { done.signal() }
         holderDone = done
+        return { done.signal() }
       }
-      return closing
     }
     timers.dispose()
     for box in closing.subscriptions where box.cancel() && closing.tellNow { box.storeDidClose() }
@@ -70,18 +77,8 @@ extension StoreEngine {
     for _ in 0..<closing.parked { Resources.decrement(charging: account) }
     for dropped in closing.dropped { dropped() }
     for waiter in closing.waiters { waiter.resume() }
-    holderDone?.wait()
+    if closing.awaitsHolder { holderDone?.wait() }
   }
 
   var isClosed: Bool { storage.withLock { $0.closed } }
-}
-
-extension LockedValue {
-  /// Runs `body` under the lock, unless the processing thread is inside the reducer and already
-  /// holds it, in which case it runs without taking it again.
-  func withLockIfNotReducing<T>(_ reducing: borrowing Atomic<Bool>, _ body: (inout Value) -> T) -> T
-  {
-    if reducing.load(ordering: .relaxed) { return body(&unsafeValue.pointee) }
-    return withLock(body)
-  }
 }

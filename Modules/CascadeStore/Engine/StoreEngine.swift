@@ -1,0 +1,377 @@
+public import CascadeStreams
+public import Dispatch
+import IssueReporting
+
+/// The machinery behind ``Store``: it takes the lock, calls one transition of its
+/// ``EngineStateMachine`` (the whole protocol: the processing token, the queues, the lifecycle,
+/// replays, effects, subscriptions) and acts on the answer once the lock is given up.
+///
+/// **Processing.** One thread at a time holds the *processing token*: the first sender on
+/// ``StoreIsolation/callerThread``, or the store's queue. It takes work items off the FIFO one by
+/// one: runs the middlewares' interception, reduces the state **in place**, runs the middlewares'
+/// processing and notifies the subscriptions, then takes the next item. Inputs sent meanwhile by
+/// any thread are appended to the FIFO (unbounded; nothing is dropped before shutdown) and the
+/// sender returns.
+///
+/// **Locking.** The lock of `storage` guards the machine. The reducer runs with it held: that is
+/// what lets it mutate the state in place while other threads read `state` consistently — the one
+/// piece of user code that runs under the lock, which is why it must be pure; a send from inside
+/// it is detected (by the machine's published holder thread, without taking the lock) and handled
+/// by the reentrancy policy (queued by default). Middlewares, subscribers and commands (a parked
+/// command's `canExecute(state:)` included) run with no lock held; command ids are compared under
+/// it. The processing thread reads the state without the lock between reductions: it is the only
+/// writer, and other threads only read. The DocC article "The engine" draws the machine and the
+/// send paths.
+@usableFromInline
+final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  @usableFromInline typealias Work = EngineWork<State, Action>
+  @usableFromInline typealias Machine = EngineStateMachine<State, Action>
+
+  // Safety: `storage` guards the `Machine`, the whole protocol's state; every other stored
+  // property is immutable, but `elementGroups`, only touched by the thread holding the processing
+  // token, and `dispatcherStorage`, set once in `init`.
+  @usableFromInline let storage: LockedValue<Machine>
+  @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
+  @usableFromInline let middlewares: MiddlewareStack<Action, State>
+  /// The architecture's step, if it has one (see ``EngineStep``).
+  ///
+  /// It turns one input into the inputs to reduce now (a reactor's action into its synchronous
+  /// mutations), on the processing thread, with no lock held; without one, each input is reduced
+  /// as it is with ``reducer``.
+  @usableFromInline let step: EngineStep<State, Action>?
+  /// Whether there is any middleware (checked on every input without touching the array).
+  @usableFromInline let hasMiddlewares: Bool
+  @usableFromInline let scheduler: any Scheduler
+  @usableFromInline let isolation: StoreIsolation
+  @usableFromInline let reentrancy: ReentrancyPolicy
+  @usableFromInline let diagnostics: @Sendable (StoreDiagnostic) -> Void
+  /// Whether subscriptions to an `Equatable` state or selection skip a value equal to the last
+  /// one delivered, unless they say otherwise (ReSwift's `automaticallySkipsRepeats`).
+  @usableFromInline let automaticallySkipsRepeats: Bool
+  /// The resource account current where the store was made: its command tasks and waiting
+  /// commands are charged to it, whichever thread starts them, and a queue that processes the
+  /// store's inputs runs with it current.
+  @usableFromInline let account = Resources.currentAccount
+  let timers = CompositeDisposable()
+  /// The deliveries waiting on schedulers, and those a newer state replaced.
+  @usableFromInline let deliveryCounters = DeliveryCounters()
+  /// The subscription index, by the key path of each collection.
+  ///
+  /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the
+  /// processing thread.
+  @usableFromInline var elementGroups: [AnyKeyPath: AnyObject] = [:]
+  /// Set at the end of `init` when there are middlewares, never changed after.
+  @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
+
+  init(
+    state: State,
+    reducer: @escaping @Sendable (inout State, Action) -> Void,
+    middlewares: [any Middleware<Action, State>],
+    scheduler: any Scheduler,
+    isolation: StoreIsolation,
+    reentrancy: ReentrancyPolicy,
+    diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
+    automaticallySkipsRepeats: Bool = true,
+    step: EngineStep<State, Action>? = nil
+  ) {
+    self.automaticallySkipsRepeats = automaticallySkipsRepeats
+    storage = LockedValue(Machine(state: state))
+    self.step = step
+    self.reducer = reducer
+    self.middlewares = MiddlewareStack(middlewares)
+    hasMiddlewares = !middlewares.isEmpty
+    self.scheduler = scheduler
+    self.isolation = isolation
+    self.reentrancy = reentrancy
+    self.diagnostics = diagnostics ?? StoreEngine.reportDiagnostic
+    if hasMiddlewares {
+      dispatcherStorage = MiddlewareDispatcher { [weak self] action in
+        self?.submit(.action(action, origin: nil))
+      }
+    }
+  }
+
+  static func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
+    switch diagnostic {
+    case .lateInput: reportIssue(diagnostic.description, severity: .warning)
+    default: reportIssue(diagnostic.description)
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The machine, for what the token holder reads without the lock: the state between
+  /// reductions (it is the only writer), its ``HolderState``, and ``EngineStateMachine/isHeld(by:)``
+  /// (an atomic) from any thread.
+  @usableFromInline
+  var machine: UnsafeMutablePointer<Machine> { storage.unsafeValue }
+
+  /// Whether the calling thread holds the processing token.
+  @inlinable
+  var isProcessingOnCurrentThread: Bool { machine.pointee.isHeld(by: currentThreadIdentity()) }
+
+  var state: State {
+    if isProcessingOnCurrentThread, machine.pointee.holder.reducing {
+      preconditionFailure(
+        "Store.state was read from inside the reducer, which receives the state as inout"
+      )
+    }
+    return storage.withLock { $0.state }
+  }
+
+  // MARK: - Submitting work
+
+  /// Submits `work`, processing it now if no one else is processing.
+  @inlinable
+  func submit(_ work: Work) {
+    let me = currentThreadIdentity()
+    if machine.pointee.isHeld(by: me) {
+      submitReentrant(work)
+      return
+    }
+    let queue: DispatchQueue?
+    switch isolation {
+    case .callerThread: queue = nil
+    case .queue(let own): queue = own
+    case .mainQueue: queue = MainScheduler.isOnMainQueue ? nil : .main
+    }
+    switch storage.withLock({ $0.admit(work, by: me, handOver: queue != nil) }) {
+    case .refused:
+      dropLate(work)
+    case .queued, .leftOutOfReplay:
+      break
+    case .process:
+      process(work, sender: nil)
+      drain(sender: nil)
+    case .handOver:
+      queue?.async { [self] in
+        storage.withLock { $0.beginHolding(on: currentThreadIdentity()) }
+        if let account {
+          account.withCurrent { drain(sender: nil) }
+        } else {
+          drain(sender: nil)
+        }
+      }
+    }
+  }
+
+  /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
+  /// sending thread can process it at once (the common, uncontended case).
+  ///
+  /// `sender` is handed to the ``step`` of every input this thread processes before it gives up
+  /// the processing token (see ``EngineStep``).
+  @inlinable
+  func submitAction(_ action: Action, origin: EffectOrigin?, sender: StepSender? = nil) {
+    guard origin == nil, case .callerThread = isolation else {
+      submit(.action(action, origin: origin))
+      return
+    }
+    let me = currentThreadIdentity()
+    if machine.pointee.isHeld(by: me) {
+      submitReentrant(.action(action, origin: nil))
+      return
+    }
+    guard storage.withLock({ $0.takeTokenIfIdle(by: me) }) else {
+      // Another thread is processing, or the store is closed: the general path decides.
+      submit(.action(action, origin: nil))
+      return
+    }
+    reduce(action, mark: nil, sender: sender)
+    drain(sender: sender)
+  }
+
+  /// Work sent from inside the store's own processing, on the processing thread.
+  @inlinable
+  func submitReentrant(_ work: Work) {
+    if reentrancy != .queue, case .action = work {
+      reportReentrant(work)
+      if reentrancy == .reject { return }
+    }
+    if machine.pointee.holder.reducing {
+      // Inside the reducer this thread already holds the lock.
+      _ = machine.pointee.admitReentrant(work)
+    } else if !storage.withLock({ $0.admitReentrant(work) }) {
+      dropLate(work)
+    }
+  }
+
+  /// Reports a reentrant send under the report and reject policies.
+  @usableFromInline
+  func reportReentrant(_ work: Work) {
+    guard case .action(let action, _, _) = work else { return }
+    // Inside the reducer this thread already holds the lock.
+    let during =
+      (machine.pointee.holder.reducing
+        ? machine.pointee.current : storage.withLock { $0.current }) ?? "?"
+    let rejected = reentrancy == .reject
+    diagnostics(.reentrant(input: "\(action)", during: during, rejected: rejected))
+  }
+
+  @usableFromInline
+  func dropLate(_ work: Work) {
+    switch work {
+    case .action(let action, _, _):
+      diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
+    case .run(_, let dropped):
+      dropped()
+    default:
+      break
+    }
+  }
+
+  /// Processes queued work until none is left, then gives up the processing token
+  /// (``EngineStateMachine/next(into:)``).
+  ///
+  /// The lock is taken and given up by hand (one of the two places; ``apply(_:mark:reducer:)``
+  /// is the other): the work item is taken out under it and processed after it, and a
+  /// `withLock` closure returning it costs a generic copy and destroy of the item per input
+  /// (callgrind, W1 Store: +130 instructions per action).
+  @inlinable
+  func drain(sender: StepSender?) {
+    while true {
+      storage.lock()
+      if machine.pointee.hasWork {
+        let work = machine.pointee.takeNext()
+        storage.unlock()
+        process(work, sender: sender)
+        continue
+      }
+      let release = machine.pointee.releaseToken()
+      storage.unlock()
+      if let release {
+        for box in release.closedBoxes { box.storeDidClose() }
+        for waiter in release.waiters { waiter.resume() }
+        for wake in release.closers { wake() }
+      }
+      return
+    }
+  }
+
+  // MARK: - Processing (on the thread holding the processing token)
+
+  @inlinable
+  func process(_ work: Work, sender: StepSender?) {
+    switch work {
+    case .action(let action, let origin, let mark):
+      if let origin {
+        if origin.isCancelled { return }
+        if origin.isReplay {
+          machine.pointee.holder.replayInput = true
+          reduce(action, mark: mark, sender: sender)
+          machine.pointee.holder.replayInput = false
+          return
+        }
+      }
+      reduce(action, mark: mark, sender: sender)
+    case .subscribe(let box): attach(box)
+    case .command(let command): run(command)
+    case .expireCommands: expireCommands()
+    case .cancel(let id): cancel(id: id)
+    case .run(let body, _): body()
+    }
+  }
+
+  /// Runs the middlewares' interception, the architecture's ``step`` (if any), and reduces what
+  /// it says to reduce now.
+  @inlinable
+  func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
+    var action = input
+    if hasMiddlewares {
+      guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
+        return
+      }
+      action = intercepted
+    }
+    if let step {
+      step(action, sender, machine.pointee.holder.replayInput) { input, reducer in
+        apply(input, mark: mark, reducer: reducer)
+      }
+    } else {
+      apply(action, mark: mark, reducer: reducer)
+    }
+  }
+
+  /// Reduces `action` in place with `reducer` on the processing thread, under the lock
+  /// (``EngineStateMachine/beginReduction(describedAs:)``, the reducer,
+  /// ``EngineStateMachine/endReduction()``).
+  ///
+  /// Then runs the middlewares' processing and notifies the subscriptions.
+  @inlinable
+  func apply(_ action: Action, mark: UInt64?, reducer: (inout State, Action) -> Void) {
+    var stateBefore: State?
+    if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
+    let description = reentrancy == .queue ? nil : "\(action)"
+    // By hand, as in `drain`: the reducer's outputs are read into locals under the lock.
+    storage.lock()
+    guard machine.pointee.beginReduction(describedAs: description) else {
+      storage.unlock()
+      return
+    }
+    let probe = machine.pointee.probe
+    // Only with a probe (in tests) is the state copied before the reducer.
+    let probedState = probe.map { _ in machine.pointee.state }
+    reducer(&machine.pointee.state, action)
+    let sequence = machine.pointee.endReduction()
+    let subscriptions = machine.pointee.subscriptions
+    let hasParked = !machine.pointee.parked.isEmpty
+    storage.unlock()
+    if let probe, let probedState {
+      probe.reduced(action, mark, probedState, machine.pointee.state)
+    }
+    if hasMiddlewares {
+      let record = MiddlewareRecord(
+        input: action,
+        stateBefore: stateBefore,
+        state: machine.pointee.state,
+        sequence: sequence,
+        time: scheduler.now,
+        dispatcher: dispatcher
+      )
+      middlewares.process(record)
+    }
+    notify(subscriptions)
+    if hasParked { runParkedCommands() }
+  }
+
+  /// Runs `body` with the reduce window open on this thread, the holder (see
+  /// `Store.withReduceWindow`).
+  @inlinable
+  func withReduceWindow(_ body: () -> Void) {
+    let outer = machine.pointee.holder.reduceWindowOpen
+    machine.pointee.holder.reduceWindowOpen = true
+    body()
+    machine.pointee.holder.reduceWindowOpen = outer
+  }
+
+  /// Reduces `input` now if this thread has the reduce window open; `false` if it has not.
+  @inlinable
+  func reduceNowIfWindowOpen(_ input: Action) -> Bool {
+    guard isProcessingOnCurrentThread, machine.pointee.holder.reduceWindowOpen else {
+      return false
+    }
+    apply(input, mark: nil, reducer: reducer)
+    return true
+  }
+
+  /// Delivers the state to `subscriptions`, on the processing thread with no lock held; ends
+  /// those whose subscriber is gone.
+  @inlinable
+  func notify(_ subscriptions: [SubscriptionBox<State>]) {
+    guard !subscriptions.isEmpty else { return }
+    // Read once: each read through the pointer is a copy, which retains the state's storage
+    // (two atomic operations per subscriber, most of W2's cost with a selector per subscriber).
+    // Only this thread, the one processing, changes the state, and not before this returns.
+    let state = machine.pointee.state
+    var orphans = false
+    for box in subscriptions {
+      if box.isOrphaned {
+        orphans = true
+        continue
+      }
+      if box.isActive { box.notify(state) }
+    }
+    if orphans {
+      for box in storage.withLock({ $0.removeOrphans() }) { _ = box.cancel() }
+    }
+  }
+}
