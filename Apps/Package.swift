@@ -153,7 +153,12 @@ let package = Package(
 
     .target(
       name: "RPGCore",
-      dependencies: architectures + ["AppSupport", "InspectorLink"],
+      dependencies: architectures + [
+        "AppSupport", "InspectorLink",
+        // The seed's "Leveled Up!" is printed by a swift-log handler of CascadeMiddleware's
+        // LoggingMiddleware.
+        .product(name: "Logging", package: "swift-log"),
+      ],
       path: "RPG/RPGCore"
     ),
     .executableTarget(

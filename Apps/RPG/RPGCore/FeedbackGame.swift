@@ -1,15 +1,25 @@
 public import AppSupport
-import CascadeFeedback
+public import CascadeFeedback
+import CascadeMiddleware
 import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeFeedback.FeedbackLoop`: the player's intents are events, the reducer
 /// resolves each against the state into the ``GameChange``s it leads to, one feedback applies
 /// those changes one at a time, and another does the file work while the state asks for a save
-/// or a load; the seed's ``LoggingMiddleware`` announces each level-up as it is applied.
-public final class FeedbackGame: AppService {
+/// or a load; the seed's logging middleware (``LevelUpAnnouncement``) announces each level-up
+/// as it is applied.
+public final class FeedbackGame: ContainerService {
+  /// The intents the service takes.
+  public typealias Intent = GameIntent
+  /// The service's state.
+  public typealias State = GameState
+
   /// The loop.
   let loop: FeedbackLoop<FeedbackGameMachine, FeedbackGameEvent>
+  /// The loop: its state is the game's with the changes not yet applied, so the service maps
+  /// its states.
+  public var container: FeedbackLoop<FeedbackGameMachine, FeedbackGameEvent> { loop }
   /// The game states, without the loop's bookkeeping.
   public let states: Observable<GameState, Never>
 
@@ -17,21 +27,21 @@ public final class FeedbackGame: AppService {
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  ///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
   public convenience init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) })
   {
     self.init(file: file, log: log, middlewares: [])
   }
 
-  /// Creates the game with an empty state, saving to `file`, with the seed's
-  /// ``LoggingMiddleware`` printing to `log`, then `middlewares` on its loop (a session
+  /// Creates the game with an empty state, saving to `file`, with the seed's logging middleware
+  /// (``LevelUpAnnouncement``) printing to `log`, then `middlewares` on its loop (a session
   /// recorder).
   init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void,
     middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]
   ) {
-    let logging = LoggingMiddleware<FeedbackGameEvent, FeedbackGameMachine>(print: log)
+    let logging = LoggingMiddleware<FeedbackGameEvent, FeedbackGameMachine>.levelUps(print: log)
     loop = FeedbackLoop(
       initial: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
@@ -42,21 +52,8 @@ public final class FeedbackGame: AppService {
     states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }
 
-  /// ``Architecture/feedback``.
-  public var architecture: Architecture { .feedback }
-
   /// The state now.
   public var currentState: GameState { loop.currentState.game }
-
-  /// Sends `intent` to the loop as an event.
-  public func send(_ intent: GameIntent) {
-    loop.send(.intent(intent))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await loop.finish()
-  }
 
   /// While changes are pending, applies the next one: each change makes its own state, as in
   /// the other architectures.
@@ -68,33 +65,27 @@ public final class FeedbackGame: AppService {
   /// While the state asks for a save or a load, does it and reports the outcome.
   static func files(_ file: GameFile) -> Feedback<FeedbackGameMachine, FeedbackGameEvent> {
     Feedback(predicate: { $0.game.isBusy }) { machine, send in
-      switch machine.game.activity {
-      case .saving(let overwrite):
-        guard let game = machine.game.game else { return }
-        do throws(SaveError) {
-          try await file.save(game, overwrite: overwrite)
-          send(.finished(.saved(step: game.step)))
-        } catch {
-          send(.finished(.saveFailed(error)))
-        }
-      case .loading:
-        do throws(SaveError) {
-          send(.finished(.loaded(try await file.load())))
-        } catch {
-          send(.finished(.loadFailed(error)))
-        }
-      case nil:
-        break
-      }
+      let game = machine.game
+      guard let work = GameFileWork(game.activity, of: game.game, on: file) else { return }
+      send(.finished(await work.run()))
     }
   }
 }
 
 /// The state of the game's feedback loop: the game state, and the changes resolved but not yet
 /// applied.
-struct FeedbackGameMachine: Sendable, Encodable {
+public struct FeedbackGameMachine: Sendable, Encodable {
   var game = GameState()
   var pending: [GameChange] = []
+  /// The change the last event applied from the pending ones, if it applied one.
+  ///
+  /// The seed's logging middleware reads it. It is not encoded: the machine's encoding (recorded
+  /// state checks, the inspector's states) is the game and the pending changes.
+  var applied: GameChange?
+
+  private enum CodingKeys: CodingKey {
+    case game, pending
+  }
 
   mutating func reduce(_ event: FeedbackGameEvent) {
     switch event {
@@ -103,16 +94,19 @@ struct FeedbackGameMachine: Sendable, Encodable {
       var projected = game
       for change in pending { projected.apply(change) }
       pending += Rules.changes(for: intent, in: projected)
+      applied = nil
     case .applyNext:
-      if !pending.isEmpty { game.apply(pending.removeFirst()) }
+      applied = pending.isEmpty ? nil : pending.removeFirst()
+      if let applied { game.apply(applied) }
     case .finished(let change):
       game.apply(change)
+      applied = nil
     }
   }
 }
 
 /// The events of the game's feedback loop.
-enum FeedbackGameEvent: Sendable, Codable {
+public enum FeedbackGameEvent: Sendable, Codable, IntentInput {
   /// The player asked for something.
   case intent(GameIntent)
   /// Apply the next pending change.
