@@ -8,11 +8,6 @@ public import CascadeStreams
 /// at once and its page later, cancellable by one id, so that a refresh cancels the page in
 /// flight (`cancelInFlight`).
 public final class ReactorMovies: ContainerService {
-  /// The intents the service takes.
-  public typealias Intent = MoviesIntent
-  /// The service's state.
-  public typealias State = MoviesState
-
   /// The reactor behind the service.
   public let reactor: MoviesReactor
 

@@ -16,11 +16,6 @@ public import CascadeStreams
 /// wins), and the store's shutdown or release cancels it. Its page or failure comes back as an
 /// input.
 public final class StoreMovies: ContainerService {
-  /// The intents the service takes.
-  public typealias Intent = MoviesIntent
-  /// The service's state.
-  public typealias State = MoviesState
-
   /// The store behind the service.
   public let store: Store<MoviesState, MoviesEvent>
   private let source: any MoviePageSource
