@@ -153,12 +153,7 @@ let package = Package(
 
     .target(
       name: "RPGCore",
-      dependencies: architectures + [
-        "AppSupport", "InspectorLink",
-        // The seed's "Leveled Up!" is printed by a swift-log handler of CascadeMiddleware's
-        // LoggingMiddleware.
-        .product(name: "Logging", package: "swift-log"),
-      ],
+      dependencies: architectures + ["AppSupport", "InspectorLink"],
       path: "RPG/RPGCore"
     ),
     .executableTarget(

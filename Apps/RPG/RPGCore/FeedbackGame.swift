@@ -1,14 +1,13 @@
 public import AppSupport
 public import CascadeFeedback
-import CascadeMiddleware
 import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeFeedback.FeedbackLoop`: the player's intents are events, the reducer
 /// resolves each against the state into the ``GameChange``s it leads to, one feedback applies
 /// those changes one at a time, and another does the file work while the state asks for a save
-/// or a load; the seed's logging middleware (``LevelUpAnnouncement``) announces each level-up
-/// as it is applied.
+/// or a load; the seed's middleware (``LevelUpAnnouncer``) announces each level-up as it is
+/// applied.
 public final class FeedbackGame: ContainerService {
   /// The intents the service takes.
   public typealias Intent = GameIntent
@@ -27,27 +26,27 @@ public final class FeedbackGame: ContainerService {
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   public convenience init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) })
   {
     self.init(file: file, log: log, middlewares: [])
   }
 
-  /// Creates the game with an empty state, saving to `file`, with the seed's logging middleware
-  /// (``LevelUpAnnouncement``) printing to `log`, then `middlewares` on its loop (a session
+  /// Creates the game with an empty state, saving to `file`, with the seed's
+  /// ``LevelUpAnnouncer`` printing to `log`, then `middlewares` on its loop (a session
   /// recorder).
   init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void,
     middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]
   ) {
-    let logging = LoggingMiddleware<FeedbackGameEvent, FeedbackGameMachine>.levelUps(print: log)
+    let announcer = LevelUpAnnouncer<FeedbackGameEvent, FeedbackGameMachine>(print: log)
     loop = FeedbackLoop(
       initial: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
       feedbacks: [Self.applyChanges, Self.files(file)],
       scheduler: ImmediateScheduler(),
-      middlewares: [logging] + middlewares
+      middlewares: [announcer] + middlewares
     )
     states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }
@@ -77,15 +76,6 @@ public final class FeedbackGame: ContainerService {
 public struct FeedbackGameMachine: Sendable, Encodable {
   var game = GameState()
   var pending: [GameChange] = []
-  /// The change the last event applied from the pending ones, if it applied one.
-  ///
-  /// The seed's logging middleware reads it. It is not encoded: the machine's encoding (recorded
-  /// state checks, the inspector's states) is the game and the pending changes.
-  var applied: GameChange?
-
-  private enum CodingKeys: CodingKey {
-    case game, pending
-  }
 
   mutating func reduce(_ event: FeedbackGameEvent) {
     switch event {
@@ -94,13 +84,10 @@ public struct FeedbackGameMachine: Sendable, Encodable {
       var projected = game
       for change in pending { projected.apply(change) }
       pending += Rules.changes(for: intent, in: projected)
-      applied = nil
     case .applyNext:
-      applied = pending.isEmpty ? nil : pending.removeFirst()
-      if let applied { game.apply(applied) }
+      if !pending.isEmpty { game.apply(pending.removeFirst()) }
     case .finished(let change):
       game.apply(change)
-      applied = nil
     }
   }
 }

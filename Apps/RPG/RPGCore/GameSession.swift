@@ -14,7 +14,7 @@ public import InspectorLink
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
 ///   - inspector: The live inspection endpoint (`rpg play --inspect`), or `nil`. Its "replay to
@@ -51,7 +51,7 @@ public func makeGameSession(
 /// - Parameters:
 ///   - architecture: The architecture the recording was made on.
 ///   - saveFile: The save file the front names (the replay does not use it).
-///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
 ///   - url: The recording.
 ///   - command: The front's command: the recorded one.
 /// - Returns: The session, which has replayed nothing yet.
@@ -85,7 +85,7 @@ enum GameApp: SessionBlueprint {
   struct Environment: Sendable {
     /// The save file.
     var file: GameFile
-    /// Where the seed's logging middleware prints.
+    /// Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
     var log: @Sendable (String) -> Void
   }
 

@@ -12,8 +12,7 @@ public import Foundation
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled
-///     Up!"), on every architecture.
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!"), on every architecture.
 /// - Returns: The game service, with no game started.
 public func makeGame(
   _ architecture: Architecture,

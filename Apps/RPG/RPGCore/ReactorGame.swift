@@ -1,12 +1,11 @@
 public import AppSupport
-import CascadeMiddleware
 public import CascadeReactor
 public import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeReactor.Reactor`: intents are actions, ``GameChange``s are mutations,
-/// saving and loading are asynchronous mutations, and the seed's logging middleware
-/// (``LevelUpAnnouncement``) announces each level-up mutation.
+/// saving and loading are asynchronous mutations, and the seed's middleware
+/// (``LevelUpAnnouncer``) announces each level-up mutation.
 public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureService {
   /// The reactor's actions: what the player asks for.
   public typealias Action = GameIntent
@@ -19,15 +18,14 @@ public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureServ
   public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
   /// The save file.
   let file: GameFile
-  /// The middlewares: the seed's logging middleware (``LevelUpAnnouncement``), then those given
-  /// (a session recorder).
+  /// The middlewares: the seed's ``LevelUpAnnouncer``, then those given (a session recorder).
   public let middlewares: [any Middleware<GameIntent, GameState>]
 
   /// Creates the game with an empty state, saving to `file`.
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   ///   - middlewares: More middlewares that see every action and mutation, after the seed's (a
   ///     session recorder).
   public init(
@@ -36,7 +34,7 @@ public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureServ
     middlewares: [any Middleware<GameIntent, GameState>] = []
   ) {
     self.file = file
-    self.middlewares = [LoggingMiddleware<GameIntent, GameState>.levelUps(print: log)] + middlewares
+    self.middlewares = [LevelUpAnnouncer<GameIntent, GameState>(print: log)] + middlewares
   }
 
   /// States are delivered synchronously, on the thread that reduced them.

@@ -4,8 +4,8 @@ public import CascadeStore
 
 /// The game on a `CascadeStore.Core`, in the seed's style: a ``GameState`` that reacts to
 /// events, a ``CreatePlayer`` command, turns as commands that fire events, file work as effects
-/// the store runs and tracks (`core.run`), and the seed's logging middleware
-/// (``LevelUpAnnouncement``) announcing each ``LevelUp``.
+/// the store runs and tracks (`core.run`), and the seed's middleware (``LevelUpAnnouncer``)
+/// announcing each ``LevelUp``.
 public final class StoreGame: ContainerService {
   /// The store.
   let core: Core<GameState>
@@ -16,7 +16,7 @@ public final class StoreGame: ContainerService {
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's logging middleware (``LevelUpAnnouncement``) prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   ///   - middlewares: More middlewares, after the seed's (a session recorder, last).
   public init(
     file: GameFile,
@@ -26,7 +26,7 @@ public final class StoreGame: ContainerService {
     self.file = file
     core = Core(
       state: GameState(),
-      middlewares: [LoggingMiddleware<any Event, GameState>.levelUps(print: log)] + middlewares
+      middlewares: [LevelUpAnnouncer<any Event, GameState>(print: log)] + middlewares
     )
   }
 
