@@ -38,8 +38,16 @@ public struct SessionReplayer<Schema: SessionSchema>: Sendable {
   /// Replays into a feedback loop whose events are the schema's inputs
   /// (`FeedbackLoop.replay(_:)`).
   public static func loop<State>(_ loop: FeedbackLoop<State, Schema.Input>) -> Self {
+    .loop(loop, decode: { $0 })
+  }
+
+  /// Replays the recorded events, made again by `decode`, into `loop`.
+  public static func loop<State, Event>(
+    _ loop: FeedbackLoop<State, Event>,
+    decode: @escaping @Sendable (Schema.Input) -> Event
+  ) -> Self {
     Self { entries in
-      let events = entries.compactMap(input(of:))
+      let events = entries.compactMap(input(of:)).map(decode)
       return { await loop.replay(events) }
     }
   }
@@ -48,11 +56,20 @@ public struct SessionReplayer<Schema: SessionSchema>: Sendable {
   /// recorded mutation in its place, without calling `mutate(action:)` (`Reactor.replay(_:)`).
   public static func reactor<R: Reactor>(_ reactor: R) -> Self
   where R.Action == Schema.Input, R.Mutation: Decodable {
+    .reactor(reactor, decode: { $0 })
+  }
+
+  /// Replays the recorded actions, made again by `decode`, into `reactor`, each recorded
+  /// mutation in its action's place.
+  public static func reactor<R: Reactor>(
+    _ reactor: R,
+    decode: @escaping @Sendable (Schema.Input) -> R.Action
+  ) -> Self where R.Mutation: Decodable {
     Self { (entries) throws(RecordMismatch) in
       var inputs: [ReactorInput<R.Action, R.Mutation>] = []
       inputs.reserveCapacity(entries.count)
       for entry in entries {
-        guard let action = input(of: entry) else { continue }
+        guard let action = input(of: entry).map(decode) else { continue }
         let mutation: R.Mutation?
         do {
           mutation = try entry.mutation(as: R.Mutation.self)

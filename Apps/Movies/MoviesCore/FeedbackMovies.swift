@@ -11,7 +11,12 @@ public import CascadeStreams
 /// "next page" while one loads, after the last page) — the seed's `loadNextFeedback`, whose
 /// predicate drops near-bottom scrolls while paging. A new request (a refresh) cancels the
 /// feedback's effect in flight: its page, even if it arrives, is never reduced.
-public final class FeedbackMovies: AppService {
+public final class FeedbackMovies: ContainerService {
+  /// The intents the service takes.
+  public typealias Intent = MoviesIntent
+  /// The service's state.
+  public typealias State = MoviesState
+
   /// The running feedback loop.
   public let loop: FeedbackLoop<MoviesState, MoviesEvent>
 
@@ -54,22 +59,6 @@ public final class FeedbackMovies: AppService {
     }
   }
 
-  /// ``Architecture/feedback``.
-  public var architecture: Architecture { .feedback }
-
-  /// The loop's state now.
-  public var currentState: MoviesState { loop.currentState }
-
-  /// The loop's states.
-  public var states: Observable<MoviesState, Never> { loop.states }
-
-  /// Sends the intent to the loop as an event.
-  public func send(_ intent: MoviesIntent) {
-    loop.send(.intent(intent))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await loop.finish()
-  }
+  /// The loop.
+  public var container: FeedbackLoop<MoviesState, MoviesEvent> { loop }
 }

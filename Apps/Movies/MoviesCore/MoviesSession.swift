@@ -26,55 +26,15 @@ public func makeMoviesSession(
   recordingTo recording: URL? = nil,
   inspector: LiveInspector? = nil
 ) -> AppSession<MoviesIntent, MoviesState> {
-  guard recording != nil || inspector != nil else {
-    return .live(makeMovies(architecture, client: client))
-  }
-  switch architecture {
-  case .store:
-    let recorder = recording.map { SessionRecorder<StoreSession<MoviesApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: MoviesState.self,
-      kind: .event,
-      isEffectOutcome: { (event: MoviesEvent, _) in event.isPageOutcome }
-    )
-    let movies = StoreMovies(
-      source: client,
-      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
-    )
-    if let live { inspector?.replays(live) { StoreMovies(source: NoPageSource()).store } }
-    guard let recorder else { return .live(movies) }
-    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
-  case .reactor:
-    let recorder = recording.map { SessionRecorder<ReactorSession<MoviesApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: MoviesState.self,
-      kind: .action,
-      isEffectOutcome: { (_: MoviesIntent, mutation) in
-        (mutation as? MoviesReactor.Mutation)?.isPageOutcome ?? false
-      }
-    )
-    let movies = ReactorMovies(
-      source: client,
-      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
-    )
-    if let live { inspector?.replays(live) { ReactorMovies(source: NoPageSource()).reactor } }
-    guard let recorder else { return .live(movies) }
-    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
-  case .feedback:
-    let recorder = recording.map { SessionRecorder<FeedbackSession<MoviesApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: MoviesState.self,
-      kind: .event,
-      isEffectOutcome: { (event: MoviesEvent, _) in event.isPageOutcome }
-    )
-    let movies = FeedbackMovies(
-      source: client,
-      middlewares: present(live, recorder?.inputs(of: MoviesState.self))
-    )
-    if let live { inspector?.replays(live) { FeedbackMovies(source: NoPageSource()).loop } }
-    guard let recorder else { return .live(movies) }
-    return .recording(movies, to: recorder, command: command, start: SessionNoStart())
-  }
+  MoviesApp.session(
+    architecture,
+    client,
+    offline: { _ in NoPageSource() },
+    start: SessionNoStart(),
+    command: command,
+    recordingTo: recording,
+    observer: inspector
+  )
 }
 
 /// A session that replays the recording at `url` into a fresh movie list on `architecture`: the
@@ -98,36 +58,7 @@ public func replayMoviesSession(
   contentsOf url: URL,
   command: String
 ) throws(SessionReplayError) -> AppSession<MoviesIntent, MoviesState> {
-  let offline = NoPageSource()
-  switch architecture {
-  case .store:
-    let recording = try SessionRecording<StoreSession<MoviesApp>>(contentsOf: url, command: command)
-    let movies = StoreMovies(
-      source: offline,
-      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
-    )
-    return try .replaying(movies, recording: recording, replayer: .store(movies.store))
-  case .reactor:
-    let recording = try SessionRecording<ReactorSession<MoviesApp>>(
-      contentsOf: url,
-      command: command
-    )
-    let movies = ReactorMovies(
-      source: offline,
-      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
-    )
-    return try .replaying(movies, recording: recording, replayer: .reactor(movies.reactor))
-  case .feedback:
-    let recording = try SessionRecording<FeedbackSession<MoviesApp>>(
-      contentsOf: url,
-      command: command
-    )
-    let movies = FeedbackMovies(
-      source: offline,
-      middlewares: [recording.verifier.middleware(of: MoviesState.self)]
-    )
-    return try .replaying(movies, recording: recording, replayer: .loop(movies.loop))
-  }
+  try MoviesApp.replay(architecture, contentsOf: url, command: command) { _ in NoPageSource() }
 }
 
 /// The page source of a replayed service: a replay runs no effect, so it is never asked; if it
@@ -139,8 +70,9 @@ struct NoPageSource: MoviePageSource {
 }
 
 /// The movie list as its session recordings see it.
-enum MoviesApp: SessionApp {
+enum MoviesApp: SessionBlueprint {
   typealias Intent = MoviesIntent
+  typealias State = MoviesState
   typealias Start = SessionNoStart
   /// The store's events.
   typealias StoreInput = MoviesEvent
@@ -149,6 +81,33 @@ enum MoviesApp: SessionApp {
   /// The feedback loop's events.
   typealias FeedbackInput = MoviesEvent
   static var name: String { "movies" }
+
+  /// The movie list on a store.
+  static var store: ArchitectureBuild<any MoviePageSource, StoreSession<MoviesApp>, StoreMovies> {
+    ArchitectureBuild(isEffectOutcome: { event, _ in event.isPageOutcome }) {
+      StoreMovies(source: $0, middlewares: $1)
+    }
+  }
+
+  /// The movie list on a reactor.
+  static var reactor:
+    ArchitectureBuild<any MoviePageSource, ReactorSession<MoviesApp>, ReactorMovies>
+  {
+    ArchitectureBuild(
+      isEffectOutcome: { _, mutation in
+        (mutation as? MoviesReactor.Mutation)?.isPageOutcome ?? false
+      }
+    ) { ReactorMovies(source: $0, middlewares: $1) }
+  }
+
+  /// The movie list on a feedback loop.
+  static var feedback:
+    ArchitectureBuild<any MoviePageSource, FeedbackSession<MoviesApp>, FeedbackMovies>
+  {
+    ArchitectureBuild(isEffectOutcome: { event, _ in event.isPageOutcome }) {
+      FeedbackMovies(source: $0, middlewares: $1)
+    }
+  }
 }
 
 extension RecordReducer where State == MoviesState {

@@ -1,3 +1,4 @@
+public import AppSupport
 import CascadeStreams
 
 /// The movie list: the films loaded so far, and what is going on.
@@ -167,7 +168,7 @@ public struct PageFailure: Sendable, Equatable, Hashable, Encodable {
 }
 
 /// What the Feedback and Store services reduce: an intent, or the outcome of a request.
-public enum MoviesEvent: Sendable, Equatable, Codable {
+public enum MoviesEvent: Sendable, Equatable, Codable, IntentInput {
   /// The user asked for something.
   case intent(MoviesIntent)
   /// A page answered a request.

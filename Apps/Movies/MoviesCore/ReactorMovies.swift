@@ -7,7 +7,7 @@ public import CascadeStreams
 /// current state to decide whether an intent starts a request, and returns the request's start
 /// at once and its page later, cancellable by one id, so that a refresh cancels the page in
 /// flight (`cancelInFlight`).
-public final class ReactorMovies: AppService {
+public final class ReactorMovies: ContainerService {
   /// The reactor behind the service.
   public let reactor: MoviesReactor
 
@@ -25,28 +25,12 @@ public final class ReactorMovies: AppService {
     reactor = MoviesReactor(source: source, scheduler: scheduler, middlewares: middlewares)
   }
 
-  /// ``Architecture/reactor``.
-  public var architecture: Architecture { .reactor }
-
-  /// The reactor's state now.
-  public var currentState: MoviesState { reactor.currentState }
-
-  /// The reactor's states.
-  public var states: Observable<MoviesState, Never> { reactor.state }
-
-  /// Sends the intent to the reactor as an action.
-  public func send(_ intent: MoviesIntent) {
-    reactor.send(intent)
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await reactor.finish()
-  }
+  /// The reactor.
+  public var container: MoviesReactor { reactor }
 }
 
 /// The reactor of ``ReactorMovies``: intents in, page requests and their outcomes as mutations.
-public final class MoviesReactor: Reactor {
+public final class MoviesReactor: Reactor, ArchitectureContainer {
   /// What the user asked for.
   public typealias Action = MoviesIntent
 

@@ -15,7 +15,7 @@ public import CascadeStreams
 /// effect of the store's registry under one id: a newer request cancels the older one (latest
 /// wins), and the store's shutdown or release cancels it. Its page or failure comes back as an
 /// input.
-public final class StoreMovies: AppService {
+public final class StoreMovies: ContainerService {
   /// The store behind the service.
   public let store: Store<MoviesState, MoviesEvent>
   private let source: any MoviePageSource
@@ -41,24 +41,13 @@ public final class StoreMovies: AppService {
     )
   }
 
-  /// ``Architecture/store``.
-  public var architecture: Architecture { .store }
-
-  /// The store's state now.
-  public var currentState: MoviesState { store.state }
-
-  /// The store's states.
-  public var states: Observable<MoviesState, Never> { store.states }
+  /// The store.
+  public var container: Store<MoviesState, MoviesEvent> { store }
 
   /// Sends the intent to the store; the request it issues, if any, starts through a command.
   public func send(_ intent: MoviesIntent) {
     store.send(.intent(intent))
     store.fire(command: StartRequest(source: source, started: started))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await store.finish()
   }
 }
 
@@ -98,9 +87,5 @@ public func makeMovies(
   _ architecture: Architecture,
   client: any MoviePageSource
 ) -> any AppService<MoviesIntent, MoviesState> {
-  switch architecture {
-  case .store: StoreMovies(source: client)
-  case .reactor: ReactorMovies(source: client)
-  case .feedback: FeedbackMovies(source: client)
-  }
+  MoviesApp.service(architecture, client)
 }

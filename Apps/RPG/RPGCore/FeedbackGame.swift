@@ -1,15 +1,24 @@
 public import AppSupport
-import CascadeFeedback
+public import CascadeFeedback
 import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeFeedback.FeedbackLoop`: the player's intents are events, the reducer
 /// resolves each against the state into the ``GameChange``s it leads to, one feedback applies
 /// those changes one at a time, and another does the file work while the state asks for a save
-/// or a load; the seed's ``LoggingMiddleware`` announces each level-up as it is applied.
-public final class FeedbackGame: AppService {
+/// or a load; the seed's middleware (``LevelUpAnnouncer``) announces each level-up as it is
+/// applied.
+public final class FeedbackGame: ContainerService {
+  /// The intents the service takes.
+  public typealias Intent = GameIntent
+  /// The service's state.
+  public typealias State = GameState
+
   /// The loop.
   let loop: FeedbackLoop<FeedbackGameMachine, FeedbackGameEvent>
+  /// The loop: its state is the game's with the changes not yet applied, so the service maps
+  /// its states.
+  public var container: FeedbackLoop<FeedbackGameMachine, FeedbackGameEvent> { loop }
   /// The game states, without the loop's bookkeeping.
   public let states: Observable<GameState, Never>
 
@@ -17,46 +26,33 @@ public final class FeedbackGame: AppService {
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   public convenience init(file: GameFile, log: @escaping @Sendable (String) -> Void = { print($0) })
   {
     self.init(file: file, log: log, middlewares: [])
   }
 
   /// Creates the game with an empty state, saving to `file`, with the seed's
-  /// ``LoggingMiddleware`` printing to `log`, then `middlewares` on its loop (a session
+  /// ``LevelUpAnnouncer`` printing to `log`, then `middlewares` on its loop (a session
   /// recorder).
   init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void,
     middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]
   ) {
-    let logging = LoggingMiddleware<FeedbackGameEvent, FeedbackGameMachine>(print: log)
+    let announcer = LevelUpAnnouncer<FeedbackGameEvent, FeedbackGameMachine>(print: log)
     loop = FeedbackLoop(
       initial: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
       feedbacks: [Self.applyChanges, Self.files(file)],
       scheduler: ImmediateScheduler(),
-      middlewares: [logging] + middlewares
+      middlewares: [announcer] + middlewares
     )
     states = loop.states.map(\.game).distinctUntilChanged().asObservable()
   }
 
-  /// ``Architecture/feedback``.
-  public var architecture: Architecture { .feedback }
-
   /// The state now.
   public var currentState: GameState { loop.currentState.game }
-
-  /// Sends `intent` to the loop as an event.
-  public func send(_ intent: GameIntent) {
-    loop.send(.intent(intent))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await loop.finish()
-  }
 
   /// While changes are pending, applies the next one: each change makes its own state, as in
   /// the other architectures.
@@ -68,31 +64,16 @@ public final class FeedbackGame: AppService {
   /// While the state asks for a save or a load, does it and reports the outcome.
   static func files(_ file: GameFile) -> Feedback<FeedbackGameMachine, FeedbackGameEvent> {
     Feedback(predicate: { $0.game.isBusy }) { machine, send in
-      switch machine.game.activity {
-      case .saving(let overwrite):
-        guard let game = machine.game.game else { return }
-        do throws(SaveError) {
-          try await file.save(game, overwrite: overwrite)
-          send(.finished(.saved(step: game.step)))
-        } catch {
-          send(.finished(.saveFailed(error)))
-        }
-      case .loading:
-        do throws(SaveError) {
-          send(.finished(.loaded(try await file.load())))
-        } catch {
-          send(.finished(.loadFailed(error)))
-        }
-      case nil:
-        break
-      }
+      let game = machine.game
+      guard let work = GameFileWork(game.activity, of: game.game, on: file) else { return }
+      send(.finished(await work.run()))
     }
   }
 }
 
 /// The state of the game's feedback loop: the game state, and the changes resolved but not yet
 /// applied.
-struct FeedbackGameMachine: Sendable, Encodable {
+public struct FeedbackGameMachine: Sendable, Encodable {
   var game = GameState()
   var pending: [GameChange] = []
 
@@ -112,7 +93,7 @@ struct FeedbackGameMachine: Sendable, Encodable {
 }
 
 /// The events of the game's feedback loop.
-enum FeedbackGameEvent: Sendable, Codable {
+public enum FeedbackGameEvent: Sendable, Codable, IntentInput {
   /// The player asked for something.
   case intent(GameIntent)
   /// Apply the next pending change.

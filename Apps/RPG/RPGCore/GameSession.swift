@@ -14,7 +14,7 @@ public import InspectorLink
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
 ///   - command: The front's command, recorded in the session's header.
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
 ///   - inspector: The live inspection endpoint (`rpg play --inspect`), or `nil`. Its "replay to
@@ -28,65 +28,16 @@ public func makeGameSession(
   recordingTo recording: URL? = nil,
   inspector: LiveInspector? = nil
 ) -> AppSession<GameIntent, GameState> {
-  guard recording != nil || inspector != nil else {
-    return .live(makeGame(architecture, saveFile: saveFile, log: log))
-  }
   let file = GameFile(url: saveFile)
-  switch architecture {
-  case .store:
-    let recorder = recording.map { SessionRecorder<StoreSession<GameApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: GameState.self,
-      kind: .event,
-      encoding: { StoreGameEvent($0) },
-      isEffectOutcome: { event, _ in (event as? Changed)?.change.isEffectOutcome ?? false }
-    )
-    let game = StoreGame(
-      file: file,
-      log: log,
-      middlewares: present(
-        live,
-        recorder?.inputs(of: GameState.self, encoding: StoreGameEvent.init)
-      )
-    )
-    if let live { inspector?.replays(live) { StoreGame(file: file, log: { _ in }).core } }
-    guard let recorder else { return .live(game) }
-    return .recording(game, to: recorder, command: command, start: SessionNoStart())
-  case .reactor:
-    let recorder = recording.map { SessionRecorder<ReactorSession<GameApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: GameState.self,
-      kind: .action,
-      isEffectOutcome: { (_: GameIntent, mutation) in
-        (mutation as? GameChange)?.isEffectOutcome ?? false
-      }
-    )
-    let game = ReactorGame(
-      file: file,
-      log: log,
-      middlewares: present(live, recorder?.inputs(of: GameState.self))
-    )
-    if let live { inspector?.replays(live) { ReactorGame(file: file, log: { _ in }) } }
-    guard let recorder else { return .live(game) }
-    return .recording(game, to: recorder, command: command, start: SessionNoStart())
-  case .feedback:
-    let recorder = recording.map { SessionRecorder<FeedbackSession<GameApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: FeedbackGameMachine.self,
-      kind: .event,
-      isEffectOutcome: { (event: FeedbackGameEvent, _) in
-        if case .finished = event { true } else { false }
-      }
-    )
-    let game = FeedbackGame(
-      file: file,
-      log: log,
-      middlewares: present(live, recorder?.inputs(of: FeedbackGameMachine.self))
-    )
-    if let live { inspector?.replays(live) { FeedbackGame(file: file, log: { _ in }).loop } }
-    guard let recorder else { return .live(game) }
-    return .recording(game, to: recorder, command: command, start: SessionNoStart())
-  }
+  return GameApp.session(
+    architecture,
+    GameApp.Environment(file: file, log: log),
+    offline: { _ in GameApp.Environment(file: file, log: { _ in }) },
+    start: SessionNoStart(),
+    command: command,
+    recordingTo: recording,
+    observer: inspector
+  )
 }
 
 /// A session that replays the recording at `url` into a fresh game on `architecture`: the
@@ -100,7 +51,7 @@ public func makeGameSession(
 /// - Parameters:
 ///   - architecture: The architecture the recording was made on.
 ///   - saveFile: The save file the front names (the replay does not use it).
-///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
 ///   - url: The recording.
 ///   - command: The front's command: the recorded one.
 /// - Returns: The session, which has replayed nothing yet.
@@ -113,41 +64,14 @@ public func replayGameSession(
   contentsOf url: URL,
   command: String
 ) throws(SessionReplayError) -> AppSession<GameIntent, GameState> {
-  let file = GameFile(url: saveFile)
-  switch architecture {
-  case .store:
-    let recording = try SessionRecording<StoreSession<GameApp>>(contentsOf: url, command: command)
-    let game = StoreGame(
-      file: file,
-      log: log,
-      middlewares: [recording.verifier.middleware(of: GameState.self)]
-    )
-    return try .replaying(game, recording: recording, replayer: .store(game.core, decode: \.event))
-  case .reactor:
-    let recording = try SessionRecording<ReactorSession<GameApp>>(contentsOf: url, command: command)
-    let game = ReactorGame(
-      file: file,
-      log: log,
-      middlewares: [recording.verifier.middleware(of: GameState.self)]
-    )
-    return try .replaying(game, recording: recording, replayer: .reactor(game))
-  case .feedback:
-    let recording = try SessionRecording<FeedbackSession<GameApp>>(
-      contentsOf: url,
-      command: command
-    )
-    let game = FeedbackGame(
-      file: file,
-      log: log,
-      middlewares: [recording.verifier.middleware(of: FeedbackGameMachine.self)]
-    )
-    return try .replaying(game, recording: recording, replayer: .loop(game.loop))
-  }
+  let environment = GameApp.Environment(file: GameFile(url: saveFile), log: log)
+  return try GameApp.replay(architecture, contentsOf: url, command: command) { _ in environment }
 }
 
 /// The RPG as its session recordings see it.
-enum GameApp: SessionApp {
+enum GameApp: SessionBlueprint {
   typealias Intent = GameIntent
+  typealias State = GameState
   typealias Start = SessionNoStart
   /// The store's events, recorded as ``StoreGameEvent``s.
   typealias StoreInput = StoreGameEvent
@@ -156,4 +80,41 @@ enum GameApp: SessionApp {
   /// The feedback loop's events.
   typealias FeedbackInput = FeedbackGameEvent
   static var name: String { "rpg" }
+
+  /// What a game is made from.
+  struct Environment: Sendable {
+    /// The save file.
+    var file: GameFile
+    /// Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
+    var log: @Sendable (String) -> Void
+  }
+
+  /// The game on a store: its events recorded as ``StoreGameEvent``s.
+  static var store: ArchitectureBuild<Environment, StoreSession<GameApp>, StoreGame> {
+    ArchitectureBuild(
+      encode: StoreGameEvent.init,
+      decode: \.event,
+      isEffectOutcome: { event, _ in (event as? Changed)?.change.isEffectOutcome ?? false }
+    ) { environment, middlewares in
+      StoreGame(file: environment.file, log: environment.log, middlewares: middlewares)
+    }
+  }
+
+  /// The game on a reactor.
+  static var reactor: ArchitectureBuild<Environment, ReactorSession<GameApp>, ReactorGame> {
+    ArchitectureBuild(
+      isEffectOutcome: { _, mutation in (mutation as? GameChange)?.isEffectOutcome ?? false }
+    ) { environment, middlewares in
+      ReactorGame(file: environment.file, log: environment.log, middlewares: middlewares)
+    }
+  }
+
+  /// The game on a feedback loop.
+  static var feedback: ArchitectureBuild<Environment, FeedbackSession<GameApp>, FeedbackGame> {
+    ArchitectureBuild(
+      isEffectOutcome: { event, _ in if case .finished = event { true } else { false } }
+    ) { environment, middlewares in
+      FeedbackGame(file: environment.file, log: environment.log, middlewares: middlewares)
+    }
+  }
 }

@@ -12,18 +12,12 @@ public import Foundation
 /// - Parameters:
 ///   - architecture: The architecture to build the game on.
 ///   - saveFile: Where the game is saved and loaded.
-///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!"), on every
-///     architecture.
+///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!"), on every architecture.
 /// - Returns: The game service, with no game started.
 public func makeGame(
   _ architecture: Architecture,
   saveFile: URL,
   log: @escaping @Sendable (String) -> Void = { print($0) }
 ) -> any AppService<GameIntent, GameState> {
-  let file = GameFile(url: saveFile)
-  switch architecture {
-  case .store: return StoreGame(file: file, log: log)
-  case .reactor: return ReactorGame(file: file, log: log)
-  case .feedback: return FeedbackGame(file: file, log: log)
-  }
+  GameApp.service(architecture, GameApp.Environment(file: GameFile(url: saveFile), log: log))
 }

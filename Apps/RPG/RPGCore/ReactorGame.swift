@@ -4,9 +4,9 @@ public import CascadeStore
 public import CascadeStreams
 
 /// The game on a `CascadeReactor.Reactor`: intents are actions, ``GameChange``s are mutations,
-/// saving and loading are asynchronous mutations, and the seed's ``LoggingMiddleware`` announces
-/// each level-up mutation.
-public final class ReactorGame: Reactor, AppService {
+/// saving and loading are asynchronous mutations, and the seed's middleware
+/// (``LevelUpAnnouncer``) announces each level-up mutation.
+public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureService {
   /// The reactor's actions: what the player asks for.
   public typealias Action = GameIntent
   /// The reactor's mutations: the changes every architecture applies.
@@ -18,14 +18,14 @@ public final class ReactorGame: Reactor, AppService {
   public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
   /// The save file.
   let file: GameFile
-  /// The middlewares: the seed's ``LoggingMiddleware``, then those given (a session recorder).
+  /// The middlewares: the seed's ``LevelUpAnnouncer``, then those given (a session recorder).
   public let middlewares: [any Middleware<GameIntent, GameState>]
 
   /// Creates the game with an empty state, saving to `file`.
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   ///   - middlewares: More middlewares that see every action and mutation, after the seed's (a
   ///     session recorder).
   public init(
@@ -34,14 +34,14 @@ public final class ReactorGame: Reactor, AppService {
     middlewares: [any Middleware<GameIntent, GameState>] = []
   ) {
     self.file = file
-    self.middlewares = [LoggingMiddleware<GameIntent, GameState>(print: log)] + middlewares
+    self.middlewares = [LevelUpAnnouncer<GameIntent, GameState>(print: log)] + middlewares
   }
 
   /// States are delivered synchronously, on the thread that reduced them.
   public var scheduler: any Scheduler { ImmediateScheduler() }
 
-  /// ``Architecture/reactor``.
-  public var architecture: Architecture { .reactor }
+  /// The reactor: the game itself.
+  public var container: ReactorGame { self }
 
   /// The states.
   public var states: Observable<GameState, Never> { state }
@@ -51,34 +51,13 @@ public final class ReactorGame: Reactor, AppService {
   public func mutate(action: GameIntent) -> Mutations<GameChange> {
     let state = currentState
     let changes = Rules.changes(for: action, in: state)
-    var work: Mutations<GameChange>.Work?
-    for change in changes {
-      switch change {
-      case .saveStarted(let overwrite):
-        guard let game = state.game else { break }
-        let file = file
-        work = .operation { send in
-          do throws(SaveError) {
-            try await file.save(game, overwrite: overwrite)
-            send(.saved(step: game.step))
-          } catch {
-            send(.saveFailed(error))
-          }
-        }
-      case .loadStarted:
-        let file = file
-        work = .operation { send in
-          do throws(SaveError) {
-            send(.loaded(try await file.load()))
-          } catch {
-            send(.loadFailed(error))
-          }
-        }
-      default:
-        break
+    let work = changes.compactMap { GameFileWork(startedBy: $0, in: state, on: file) }.last
+    return Mutations(
+      sync: changes,
+      async: work.map { work in
+        Mutations<GameChange>.Work.operation { send in send(await work.run()) }
       }
-    }
-    return Mutations(sync: changes, async: work)
+    )
   }
 
   /// Applies a change in place.

@@ -1,13 +1,12 @@
 public import AppSupport
 import CascadeMiddleware
 public import CascadeStore
-public import CascadeStreams
 
 /// The game on a `CascadeStore.Core`, in the seed's style: a ``GameState`` that reacts to
 /// events, a ``CreatePlayer`` command, turns as commands that fire events, file work as effects
-/// the store runs and tracks (`core.run`), and the seed's ``LoggingMiddleware`` announcing each
-/// ``LevelUp``.
-public final class StoreGame: AppService {
+/// the store runs and tracks (`core.run`), and the seed's middleware (``LevelUpAnnouncer``)
+/// announcing each ``LevelUp``.
+public final class StoreGame: ContainerService {
   /// The store.
   let core: Core<GameState>
   /// The save file.
@@ -17,7 +16,7 @@ public final class StoreGame: AppService {
   ///
   /// - Parameters:
   ///   - file: The save file.
-  ///   - log: Where the seed's ``LoggingMiddleware`` prints ("Leveled Up!").
+  ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
   ///   - middlewares: More middlewares, after the seed's (a session recorder, last).
   public init(
     file: GameFile,
@@ -27,18 +26,12 @@ public final class StoreGame: AppService {
     self.file = file
     core = Core(
       state: GameState(),
-      middlewares: [LoggingMiddleware<any Event, GameState>(print: log)] + middlewares
+      middlewares: [LevelUpAnnouncer<any Event, GameState>(print: log)] + middlewares
     )
   }
 
-  /// ``Architecture/store``.
-  public var architecture: Architecture { .store }
-
-  /// The state now.
-  public var currentState: GameState { core.state }
-
-  /// The states, delivered synchronously on the thread that processed the event.
-  public var states: Observable<GameState, Never> { core.states }
+  /// The store.
+  public var container: Core<GameState> { core }
 
   /// Fires the command that carries out `intent`.
   public func send(_ intent: GameIntent) {
@@ -48,11 +41,6 @@ public final class StoreGame: AppService {
     default:
       core.fire(command: PlayIntent(intent: intent, file: file))
     }
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await core.finish()
   }
 }
 
@@ -153,28 +141,8 @@ struct PlayIntent: Command {
   func execute(state: GameState, core: Core<GameState>) {
     for change in Rules.changes(for: intent, in: state) {
       core.fire(event: event(for: change))
-      switch change {
-      case .saveStarted(let overwrite):
-        if let game = state.game {
-          core.run("save") { _, core in
-            do throws(SaveError) {
-              try await file.save(game, overwrite: overwrite)
-              core.fire(event: Changed(change: .saved(step: game.step)))
-            } catch {
-              core.fire(event: Changed(change: .saveFailed(error)))
-            }
-          }
-        }
-      case .loadStarted:
-        core.run("load") { _, core in
-          do throws(SaveError) {
-            core.fire(event: Changed(change: .loaded(try await file.load())))
-          } catch {
-            core.fire(event: Changed(change: .loadFailed(error)))
-          }
-        }
-      default:
-        break
+      if let work = GameFileWork(startedBy: change, in: state, on: file) {
+        core.run(work.name) { _, core in core.fire(event: Changed(change: await work.run())) }
       }
     }
   }

@@ -7,8 +7,8 @@ import Foundation
 import RPGCore
 import Testing
 
-/// The seed's logging middleware ("Leveled Up!") on every architecture, in-process: it creates
-/// stores, reactors and loops, so it runs under the resource check.
+/// The seed's middleware, ``LevelUpAnnouncer`` ("Leveled Up!"), on every architecture,
+/// in-process: it creates stores, reactors and loops, so it runs under the resource check.
 @Suite(.checksResources) struct LevelUpAnnouncementTests {
   /// What a front sees of a game: the middleware's lines and the state's messages, in the order
   /// they arrive.

@@ -1,11 +1,11 @@
 public import AppSupport
-import CascadeFeedback
+public import CascadeFeedback
 import CascadeStore
-public import CascadeStreams
+import CascadeStreams
 
 /// The task list on a `FeedbackLoop`: the shared reducer, and a feedback that writes the oldest
 /// pending write; when it has finished, the next one becomes the oldest and is written.
-public final class FeedbackTodo: AppService {
+public final class FeedbackTodo: ContainerService {
   /// The intents the service takes.
   public typealias Intent = TodoIntent
   /// The service's state.
@@ -38,22 +38,6 @@ public final class FeedbackTodo: AppService {
     )
   }
 
-  /// ``Architecture/feedback``.
-  public var architecture: Architecture { .feedback }
-
-  /// The state now.
-  public var currentState: TodoState { loop.currentState }
-
-  /// The current state, then every change.
-  public var states: Observable<TodoState, Never> { loop.states }
-
-  /// Sends an intent as an event of the loop.
-  public func send(_ intent: TodoIntent) {
-    loop.send(.intent(intent))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await loop.finish()
-  }
+  /// The loop.
+  public var container: FeedbackLoop<TodoState, TodoEvent> { loop }
 }

@@ -11,11 +11,10 @@ public func makeTodo(
   _ architecture: Architecture,
   database: TodoDatabase
 ) -> any AppService<TodoIntent, TodoState> {
-  switch architecture {
-  case .store: StoreTodo(database: database)
-  case .reactor: ReactorTodo(database: database)
-  case .feedback: FeedbackTodo(database: database)
-  }
+  TodoApp.service(
+    architecture,
+    TodoApp.Environment(writes: database, start: TodoState(loadingFrom: database))
+  )
 }
 
 extension AppService where Intent == TodoIntent, State == TodoState {

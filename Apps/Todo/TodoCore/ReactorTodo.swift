@@ -1,11 +1,11 @@
 public import AppSupport
-import CascadeReactor
-import CascadeStore
+public import CascadeReactor
+public import CascadeStore
 public import CascadeStreams
 
 /// The task list on a `Reactor`: each intent is a synchronous mutation, and its write an
 /// asynchronous mutation stream that reports the finished write.
-public final class ReactorTodo: AppService {
+public final class ReactorTodo: ContainerService {
   /// The intents the service takes.
   public typealias Intent = TodoIntent
   /// The service's state.
@@ -28,35 +28,25 @@ public final class ReactorTodo: AppService {
     reactor = TodoReactor(writes: writes, initialState: initialState, middlewares: middlewares)
   }
 
-  /// ``Architecture/reactor``.
-  public var architecture: Architecture { .reactor }
-
-  /// The state now.
-  public var currentState: TodoState { reactor.currentState }
-
-  /// The current state, then every change.
-  public var states: Observable<TodoState, Never> { reactor.state }
-
-  /// Sends an intent as the reactor's action.
-  public func send(_ intent: TodoIntent) {
-    reactor.send(intent)
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await reactor.finish()
-  }
+  /// The reactor.
+  public var container: TodoReactor { reactor }
 }
 
 /// RxTodo's reactor: intents in, the shared reducer's events as mutations.
-final class TodoReactor: Reactor {
-  typealias Action = TodoIntent
-  typealias Mutation = TodoEvent
-  typealias State = TodoState
+public final class TodoReactor: Reactor, ArchitectureContainer {
+  /// What the user asked for.
+  public typealias Action = TodoIntent
+  /// The shared reducer's events.
+  public typealias Mutation = TodoEvent
+  /// The task list.
+  public typealias State = TodoState
 
-  let initialState: TodoState
-  let runtime = ReactorRuntime<TodoIntent, TodoEvent, TodoState>()
-  let middlewares: [any Middleware<TodoIntent, TodoState>]
+  /// The state the reactor starts from.
+  public let initialState: TodoState
+  /// The reactor's machinery.
+  public let runtime = ReactorRuntime<TodoIntent, TodoEvent, TodoState>()
+  /// The middlewares: none, or a session recorder.
+  public let middlewares: [any Middleware<TodoIntent, TodoState>]
   private let writes: any TodoWrites
 
   init(
@@ -70,9 +60,11 @@ final class TodoReactor: Reactor {
   }
 
   /// States are delivered on the thread that produced them, as every service does.
-  var scheduler: any Scheduler { ImmediateScheduler.instance }
+  public var scheduler: any Scheduler { ImmediateScheduler.instance }
 
-  func mutate(action: TodoIntent) -> Mutations<TodoEvent> {
+  /// The intent's event, and the write it issues, if any, as a stream reporting the finished
+  /// write.
+  public func mutate(action: TodoIntent) -> Mutations<TodoEvent> {
     let event = TodoEvent.intent(action)
     guard let write = currentState.write(issuedBy: event) else { return .just(event) }
     // The stream is subscribed while the action is processed, so writes are enqueued in order.
@@ -87,7 +79,8 @@ final class TodoReactor: Reactor {
     return Mutations(sync: event, async: written)
   }
 
-  func reduce(into state: inout TodoState, mutation: TodoEvent) {
+  /// Applies an event with the shared reducer.
+  public func reduce(into state: inout TodoState, mutation: TodoEvent) {
     state.reduce(mutation)
   }
 }

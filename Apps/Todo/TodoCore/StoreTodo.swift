@@ -1,6 +1,6 @@
 public import AppSupport
-import CascadeStore
-public import CascadeStreams
+public import CascadeStore
+import CascadeStreams
 
 /// The task list on a `Store`: the shared reducer over intents and finished writes, and a
 /// `Command` that writes each change.
@@ -9,7 +9,7 @@ public import CascadeStreams
 /// inputs, with the state they produced, and runs each write that state issued as a store
 /// effect (`run`), which the store tracks, waits for in `finish()` and cancels on shutdown. A
 /// finished write comes back as an input.
-public final class StoreTodo: AppService {
+public final class StoreTodo: ContainerService {
   /// The intents the service takes.
   public typealias Intent = TodoIntent
   /// The service's state.
@@ -37,24 +37,17 @@ public final class StoreTodo: AppService {
     }
   }
 
-  /// ``Architecture/store``.
-  public var architecture: Architecture { .store }
+  /// The store.
+  public var container: Store<TodoState, TodoEvent> { store }
 
-  /// The state now.
+  /// The state now: `ContainerService`'s, declared here too for code that imports TodoCore and
+  /// not AppSupport, where that protocol's members are not visible.
   public var currentState: TodoState { store.state }
-
-  /// The current state, then every change.
-  public var states: Observable<TodoState, Never> { store.states.asObservable() }
 
   /// Sends an intent; its write, if any, starts through a command.
   public func send(_ intent: TodoIntent) {
     store.send(.intent(intent))
     store.fire(command: StartWrites(storage: writes, started: started))
-  }
-
-  /// Waits until every intent sent so far and the work it started are done.
-  public func finish() async {
-    await store.finish()
   }
 }
 

@@ -28,54 +28,16 @@ public func makeTodoSession(
   recordingTo recording: URL? = nil,
   inspector: LiveInspector? = nil
 ) -> AppSession<TodoIntent, TodoState> {
-  guard recording != nil || inspector != nil else {
-    return .live(makeTodo(architecture, database: database))
-  }
   let start = TodoState(loadingFrom: database)
-  switch architecture {
-  case .store:
-    let recorder = recording.map { SessionRecorder<StoreSession<TodoApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: TodoState.self,
-      kind: .event,
-      isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
-    )
-    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
-    let todo = StoreTodo(writes: database, initialState: start, middlewares: middlewares)
-    if let live {
-      inspector?.replays(live) { StoreTodo(writes: NoTodoWrites(), initialState: start).store }
-    }
-    guard let recorder else { return .live(todo) }
-    return .recording(todo, to: recorder, command: command, start: start)
-  case .reactor:
-    let recorder = recording.map { SessionRecorder<ReactorSession<TodoApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: TodoState.self,
-      kind: .action,
-      isEffectOutcome: { (_: TodoIntent, mutation) in (mutation as? TodoEvent)?.isWritten ?? false }
-    )
-    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
-    let todo = ReactorTodo(writes: database, initialState: start, middlewares: middlewares)
-    if let live {
-      inspector?.replays(live) { ReactorTodo(writes: NoTodoWrites(), initialState: start).reactor }
-    }
-    guard let recorder else { return .live(todo) }
-    return .recording(todo, to: recorder, command: command, start: start)
-  case .feedback:
-    let recorder = recording.map { SessionRecorder<FeedbackSession<TodoApp>>(file: $0) }
-    let live = inspector?.inputs(
-      of: TodoState.self,
-      kind: .event,
-      isEffectOutcome: { (event: TodoEvent, _) in event.isWritten }
-    )
-    let middlewares = present(live, recorder?.inputs(of: TodoState.self))
-    let todo = FeedbackTodo(writes: database, initialState: start, middlewares: middlewares)
-    if let live {
-      inspector?.replays(live) { FeedbackTodo(writes: NoTodoWrites(), initialState: start).loop }
-    }
-    guard let recorder else { return .live(todo) }
-    return .recording(todo, to: recorder, command: command, start: start)
-  }
+  return TodoApp.session(
+    architecture,
+    TodoApp.Environment(writes: database, start: start),
+    offline: { .offline($0) },
+    start: start,
+    command: command,
+    recordingTo: recording,
+    observer: inspector
+  )
 }
 
 /// A session that replays the recording at `url` into a fresh task list on `architecture`,
@@ -99,35 +61,12 @@ public func replayTodoSession(
   contentsOf url: URL,
   command: String
 ) throws(SessionReplayError) -> AppSession<TodoIntent, TodoState> {
-  switch architecture {
-  case .store:
-    let recording = try SessionRecording<StoreSession<TodoApp>>(contentsOf: url, command: command)
-    let todo = StoreTodo(
-      writes: NoTodoWrites(),
-      initialState: recording.header.start,
-      middlewares: [recording.verifier.middleware(of: TodoState.self)]
-    )
-    return try .replaying(todo, recording: recording, replayer: .store(todo.store))
-  case .reactor:
-    let recording = try SessionRecording<ReactorSession<TodoApp>>(contentsOf: url, command: command)
-    let todo = ReactorTodo(
-      writes: NoTodoWrites(),
-      initialState: recording.header.start,
-      middlewares: [recording.verifier.middleware(of: TodoState.self)]
-    )
-    return try .replaying(todo, recording: recording, replayer: .reactor(todo.reactor))
-  case .feedback:
-    let recording = try SessionRecording<FeedbackSession<TodoApp>>(
-      contentsOf: url,
-      command: command
-    )
-    let todo = FeedbackTodo(
-      writes: NoTodoWrites(),
-      initialState: recording.header.start,
-      middlewares: [recording.verifier.middleware(of: TodoState.self)]
-    )
-    return try .replaying(todo, recording: recording, replayer: .loop(todo.loop))
-  }
+  try TodoApp.replay(
+    architecture,
+    contentsOf: url,
+    command: command,
+    offline: { .offline($0) }
+  )
 }
 
 extension AppSession where Intent == TodoIntent, State == TodoState {
@@ -149,8 +88,9 @@ extension AppSession where Intent == TodoIntent, State == TodoState {
 }
 
 /// The task list as its session recordings see it.
-enum TodoApp: SessionApp {
+enum TodoApp: SessionBlueprint {
   typealias Intent = TodoIntent
+  typealias State = TodoState
   typealias Start = TodoState
   /// The store's events.
   typealias StoreInput = TodoEvent
@@ -159,6 +99,40 @@ enum TodoApp: SessionApp {
   /// The feedback loop's events.
   typealias FeedbackInput = TodoEvent
   static var name: String { "todo" }
+
+  /// What a task list is made from.
+  struct Environment: Sendable {
+    /// Where the writes go.
+    var writes: any TodoWrites
+    /// The state it starts from.
+    var start: TodoState
+
+    /// A task list that starts from `start` and writes nowhere: a replay's.
+    static func offline(_ start: TodoState) -> Self {
+      Self(writes: NoTodoWrites(), start: start)
+    }
+  }
+
+  /// The task list on a store.
+  static var store: ArchitectureBuild<Environment, StoreSession<TodoApp>, StoreTodo> {
+    ArchitectureBuild(isEffectOutcome: { event, _ in event.isWritten }) {
+      StoreTodo(writes: $0.writes, initialState: $0.start, middlewares: $1)
+    }
+  }
+
+  /// The task list on a reactor.
+  static var reactor: ArchitectureBuild<Environment, ReactorSession<TodoApp>, ReactorTodo> {
+    ArchitectureBuild(
+      isEffectOutcome: { _, mutation in (mutation as? TodoEvent)?.isWritten ?? false }
+    ) { ReactorTodo(writes: $0.writes, initialState: $0.start, middlewares: $1) }
+  }
+
+  /// The task list on a feedback loop.
+  static var feedback: ArchitectureBuild<Environment, FeedbackSession<TodoApp>, FeedbackTodo> {
+    ArchitectureBuild(isEffectOutcome: { event, _ in event.isWritten }) {
+      FeedbackTodo(writes: $0.writes, initialState: $0.start, middlewares: $1)
+    }
+  }
 }
 
 extension RecordReducer where State == TodoState {

@@ -1,3 +1,4 @@
+public import AppSupport
 import Foundation
 
 /// The task list as every architecture's service holds it.
@@ -73,8 +74,10 @@ public struct TodoState: Sendable, Equatable, Codable {
 }
 
 /// Every input of the shared reducer: an intent, or a finished write.
-enum TodoEvent: Sendable, Codable {
+public enum TodoEvent: Sendable, Codable, IntentInput {
+  /// The user asked for something.
   case intent(TodoIntent)
+  /// A write finished.
   case written(TodoWriteResult)
 
   /// Whether the event is a write's outcome (an effect's), rather than an intent.

@@ -2,6 +2,9 @@ public import CascadeStore
 
 /// The seed's middleware: it announces every level-up with "Leveled Up!", on every architecture.
 ///
+/// This is the seed's `LoggingMiddleware`, renamed so that it does not collide with
+/// CascadeMiddleware's `LoggingMiddleware`, which logs every input.
+///
 /// It only watches: a middleware never changes the state. Each architecture applies a level-up
 /// as one input of its own — the store's ``LevelUp`` event, the reactor's
 /// `GameChange.happened(.leveledUp)` mutation, the feedback loop's event that applies a pending
@@ -10,10 +13,10 @@ public import CascadeStore
 /// new level reaches the subscribers (a middleware runs before they are notified, on all three).
 ///
 /// ```swift
-/// let logging = LoggingMiddleware<any Event, GameState>(print: { print($0) })
-/// let core = Core(state: GameState(), middlewares: [logging])
+/// let announcer = LevelUpAnnouncer<any Event, GameState>(print: { print($0) })
+/// let core = Core(state: GameState(), middlewares: [announcer])
 /// ```
-public struct LoggingMiddleware<Input: Sendable, State: Sendable>: Middleware {
+public struct LevelUpAnnouncer<Input: Sendable, State: Sendable>: Middleware {
   /// Where the announcement goes.
   let print: @Sendable (String) -> Void
   /// Whether the input a record shows applied a level-up.
@@ -44,14 +47,14 @@ public struct LoggingMiddleware<Input: Sendable, State: Sendable>: Middleware {
   }
 }
 
-extension LoggingMiddleware where Input == any Event, State == GameState {
+extension LevelUpAnnouncer where Input == any Event, State == GameState {
   /// The seed's form, for the store: a ``LevelUp`` event is the level-up.
   public init(print: @escaping @Sendable (String) -> Void) {
     self.init(print: print) { record in record.input is LevelUp }
   }
 }
 
-extension LoggingMiddleware where Input == GameIntent, State == GameState {
+extension LevelUpAnnouncer where Input == GameIntent, State == GameState {
   /// For the reactor: the mutation `GameChange.happened(.leveledUp)` is the level-up (the
   /// reactor shows a middleware each mutation with the action that caused it).
   public init(print: @escaping @Sendable (String) -> Void) {
@@ -61,7 +64,7 @@ extension LoggingMiddleware where Input == GameIntent, State == GameState {
   }
 }
 
-extension LoggingMiddleware where Input == FeedbackGameEvent, State == FeedbackGameMachine {
+extension LevelUpAnnouncer where Input == FeedbackGameEvent, State == FeedbackGameMachine {
   /// For the feedback loop: an `applyNext` event whose pending change (in the state before it)
   /// is a level-up.
   init(print: @escaping @Sendable (String) -> Void) {
