@@ -1,5 +1,3 @@
-import Synchronization
-
 extension ObservableType {
   /// Delivers every event on `scheduler`, one at a time and in order.
   ///
@@ -89,29 +87,21 @@ extension ObservableType {
 }
 
 /// The subscription behind ``ObservableType/observe(on:)`` and
-/// ``ObservableType/observeLatest(on:)``.
+/// ``ObservableType/observeLatest(on:)``: a ``CoalescingDelivery`` of the values, ended by the
+/// terminal event, whose drain forwards downstream.
+///
+/// Dispose is a barrier: disposing ends the sink's lifetime before anything else, and `forward`
+/// delivers nothing once it has ended, so a drain in the middle of a callout on another thread
+/// drops whatever it takes next; `didDispose` then cancels the delivery, dropping what waits.
 private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Element, Failure>,
   @unchecked Sendable
 {
-  // Safety: `queue`, `first`, `seenFirst`, `latest`, `terminal` and `drainScheduled` are
-  // guarded by `lock`; `drainItem` is only replaced from the upstream's events, which never
-  // overlap; the rest is immutable.
-  private let scheduler: any Scheduler
-  private let coalescing: Bool
-  private let counters: DeliveryCounters?
-  private let keepsFirst: Bool
+  // Safety: `seenFirst` is only touched from the upstream's events, which never overlap;
+  // `delivery` is Sendable; the rest is immutable.
+  private let delivery: CoalescingDelivery<Element, StreamEvent<Element, Failure>>
   private let firstImmediately: Bool
-  private let drainItem = SerialDisposable()
-  /// Every event waiting, when not coalescing.
-  private var queue = FIFO<StreamEvent<Element, Failure>>()
-  /// When coalescing with `keepsFirst`: the first value, never replaced, until delivered.
-  private var first: Element?
-  /// Whether a value has arrived.
+  /// With `firstImmediately`: whether the first value has gone downstream.
   private var seenFirst = false
-  /// When coalescing: the one value waiting, then the terminal event.
-  private var latest: Element?
-  private var terminal: StreamEvent<Element, Failure>?
-  private var drainScheduled = false
 
   init(
     downstream: AnyObserver<Element, Failure>,
@@ -121,114 +111,46 @@ private final class ObserveOnSink<Element: Sendable, Failure: Error>: Sink<Eleme
     keepsFirst: Bool,
     firstImmediately: Bool
   ) {
-    self.keepsFirst = keepsFirst
-    self.scheduler = scheduler
-    self.coalescing = coalescing
-    self.counters = counters
+    // A first value delivered at once is not offered: the next one must not be kept in its place.
+    delivery = CoalescingDelivery(
+      scheduler: scheduler,
+      coalescing: coalescing,
+      keepsFirst: keepsFirst && !firstImmediately,
+      counters: counters
+    )
     self.firstImmediately = firstImmediately
     super.init(downstream: downstream)
   }
 
   func run<Source: ObservableType>(_ source: Source) -> any Disposable
   where Source.Element == Element, Source.Failure == Failure {
-    upstream.insert(drainItem)
     upstream.insert(source.subscribe(observer { [self] in on($0) }))
     return self
   }
 
+  /// Where the drain delivers: downstream, through `forward`, which checks the sink is live.
+  private var target: DeliveryTarget<Element, StreamEvent<Element, Failure>> {
+    DeliveryTarget(
+      isActive: nil,
+      value: { [self] in forward(.next($0)) },
+      ending: { [self] in forward($0) }
+    )
+  }
+
   private func on(_ event: StreamEvent<Element, Failure>) {
-    var replaced = false
-    var immediate = false
-    let (accepted, schedule) = lock.withLock { () -> (Bool, Bool) in
-      guard !isDisposed else { return (false, false) }
-      var isFirst = false
-      if case .next = event, !seenFirst {
-        seenFirst = true
-        isFirst = true
-        if firstImmediately {
-          immediate = true
-          return (false, false)
-        }
-      }
-      if !coalescing {
-        queue.append(event)
-      } else if case .next(let value) = event {
-        // The first value is never replaced: a subscriber sees what it subscribed to.
-        if isFirst, keepsFirst {
-          first = value
-        } else {
-          replaced = latest != nil
-          latest = value
-        }
-      } else {
-        terminal = event
-      }
-      if drainScheduled { return (true, false) }
-      drainScheduled = true
-      return (true, true)
+    guard case .next(let value) = event else {
+      delivery.end(with: event, to: target)
+      return
     }
     // Nothing is queued before the first value, and the upstream's events never overlap: it
     // can go downstream now, ahead of everything that follows.
-    if immediate {
+    if firstImmediately, !seenFirst {
+      seenFirst = true
       forward(event)
       return
     }
-    if accepted, let counters, case .next = event {
-      if replaced {
-        counters.coalesced.add(1, ordering: .relaxed)
-      } else {
-        counters.pending.add(1, ordering: .relaxed)
-      }
-    }
-    // A drain is scheduled only when the previous one has finished, so replacing the previous
-    // item never cancels work.
-    if schedule { drainItem.replace(with: scheduler.schedule { [self] in drain() }) }
+    delivery.offer(value, to: target)
   }
 
-  private func drain() {
-    while true {
-      lock.lock()
-      guard !isDisposed, let event = takeNext() else {
-        drainScheduled = false
-        lock.unlock()
-        return
-      }
-      lock.unlock()
-      if let counters, case .next = event { counters.pending.subtract(1, ordering: .relaxed) }
-      forward(event)
-    }
-  }
-
-  /// The next event to deliver, under the lock.
-  private func takeNext() -> StreamEvent<Element, Failure>? {
-    if !coalescing { return queue.popFirst() }
-    if let value = first {
-      first = nil
-      return .next(value)
-    }
-    if let value = latest {
-      latest = nil
-      return .next(value)
-    }
-    defer { terminal = nil }
-    return terminal
-  }
-
-  override func didDispose() {
-    let dropped = lock.withLock { () -> Int in
-      let values =
-        coalescing
-        ? (latest == nil ? 0 : 1) + (first == nil ? 0 : 1)
-        : queue.elements.reduce(0) { count, event in
-          if case .next = event { return count + 1 }
-          return count
-        }
-      queue.removeAll()
-      latest = nil
-      first = nil
-      terminal = nil
-      return values
-    }
-    if let counters, dropped > 0 { counters.pending.subtract(dropped, ordering: .relaxed) }
-  }
+  override func didDispose() { delivery.cancel() }
 }
