@@ -1,6 +1,7 @@
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -85,5 +86,33 @@ struct SubjectSnapshotConcurrencyTests {
       stays.dispose()
     }
     #expect(violations.value == 0)
+  }
+
+  // A disposal takes the emitter's turn to drop the snapshot only under the subject's lock,
+  // where no value can be queued meanwhile: it never delivers values to the other observers on
+  // the disposing thread (which may hold a lock of its own that their callbacks take; found by
+  // OperatorConcurrencyTests' share test under ThreadSanitizer, when a disposal could deliver).
+  @Test func disposingNeverDeliversOnTheDisposingThread() async {
+    let subject = PublishSubject<Int, Never>()
+    let disposer = LockedValue<ObjectIdentifier?>(nil)
+    let deliveredOnDisposer = Counter()
+    let received = Counter()
+    let existing = subject.subscribe(onNext: { _ in
+      let here = ObjectIdentifier(Thread.current)
+      if disposer.withLock({ $0 }) == here { deliveredOnDisposer.increment() }
+      received.increment()
+    })
+    let finished = await runOnThreads(2) { thread in
+      if thread == 0 {
+        for value in 0..<5_000 { subject.onNext(value) }
+      } else {
+        disposer.withLock { $0 = ObjectIdentifier(Thread.current) }
+        for _ in 0..<2_000 { subject.subscribe(onNext: { _ in }).dispose() }
+      }
+    }
+    #expect(finished)
+    #expect(deliveredOnDisposer.value == 0)
+    #expect(received.value == 5_000)
+    existing.dispose()
   }
 }

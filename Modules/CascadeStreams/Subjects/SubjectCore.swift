@@ -16,7 +16,7 @@ public import Synchronization
 /// **The fast path.** Who emits is decided by an atomic count, ``inFlight``: the events accepted
 /// and not yet delivered, the one being delivered included. A sender that moves it from 0 to 1
 /// is the emitter and delivers its event at once, without the lock; a sender that finds it above
-/// 0 appends its event to the queue under the lock, then adds one (and, should the count have
+/// 0 appends its event to the queue and adds one, under the lock (and, should the count have
 /// dropped to 0 meanwhile, becomes the emitter and delivers from the queue). The emitter takes
 /// one off the count after each event, and takes the next event from the queue while the count
 /// stays above 0. The count's read-modify-writes acquire and release, so one emitter's work
@@ -33,10 +33,10 @@ public import Synchronization
 /// acquisitions and a copy of the registrations, before).
 ///
 /// A registration removed while idle is dropped from the snapshot at once (the remover takes
-/// the emitter's turn for that, and delivers what was queued meanwhile, as any emitter would);
-/// removed during an emission, it is dropped when that emission ends; removed in the instant
-/// the emitter hands back its turn, it stays referenced (never delivered to: its lifetime has
-/// ended) until the next event or the subject's release.
+/// the emitter's turn for that, under the lock, where nothing can be queued meanwhile, so it
+/// never delivers); removed during an emission, it is dropped when that emission ends; removed
+/// in the instant the emitter hands back its turn, it stays referenced (never delivered to: its
+/// lifetime has ended) until the next event or the subject's release.
 @usableFromInline
 final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable {
   // Safety: `storage`'s value is read and written only with its lock held; `snapshot.pointee`
@@ -196,10 +196,11 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
       return
     }
     state.pointee.queue.append(event)
+    // Counted under the lock: a removal, which takes the emitter's turn under the lock, never
+    // finds an event queued but not counted (that it would have to deliver).
+    let idle = inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0
     storage.unlock()
-    if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-      emit(dequeue())
-    }
+    if idle { emit(dequeue()) }
   }
 
   /// The next queued event; the caller is the emitter and the count says there is one.
@@ -365,7 +366,7 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
   private func remove(_ registration: Registration) {
     registration.finish()
-    storage.withLock { state in
+    let dropped = storage.withLock { state -> Snapshot? in
       if let index = state.registrations.firstIndex(where: { $0 === registration }) {
         state.registrations.remove(at: index)
       }
@@ -375,15 +376,20 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
         state.replayingCount -= 1
       }
       version.add(1, ordering: .releasing)
+      // Idle: take the emitter's turn to drop the snapshot that still holds the registration.
+      // Under the lock no sender can queue and count an event meanwhile (they count under the
+      // lock), so the turn goes back to 0 with nothing to deliver: a disposal never runs other
+      // observers' callbacks (a subscriber holding a lock of its own disposes safely). While
+      // someone emits, the emitter drops the snapshot after the current event.
+      guard inFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+      else { return nil }
+      let snapshotted = snapshot.pointee
+      snapshot.pointee = Snapshot()
+      inFlight.store(0, ordering: .releasing)
+      return snapshotted
     }
-    // Idle: take the emitter's turn to drop the snapshot that still holds the registration,
-    // and deliver what other senders queued meanwhile, as the emitter would have. (Emitting:
-    // the emitter drops it after the current event.)
-    if inFlight.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      snapshot.pointee.clear()
-      if inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue != 0 {
-        emit(dequeue())
-      }
-    }
+    // Released outside the lock: releasing an observer may run deinitializers.
+    if var dropped { dropped.clear() }
   }
+
 }
