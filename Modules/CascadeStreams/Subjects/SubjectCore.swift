@@ -100,10 +100,9 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
 
     @usableFromInline init() {}
 
-    /// Holds `targets`, copied at `version`.
+    /// A snapshot holding `targets`, copied at `version`.
     @usableFromInline
-    mutating func replace(with targets: [Registration], version: UInt) {
-      unretained.deallocate()
+    init(targets: [Registration], version: UInt) {
       unretained =
         targets.isEmpty ? .init(start: nil, count: 0) : .allocate(capacity: targets.count)
       for (index, registration) in targets.enumerated() {
@@ -270,17 +269,23 @@ final class SubjectCore<Element: Sendable, Failure: Error>: @unchecked Sendable 
   @inlinable
   func deliverUnderLock(_ event: StreamEvent<Element, Failure>) {
     let state = storage.unsafeValue
+    // The previous snapshot, released after unlocking: it may hold the last reference to a
+    // removed observer, whose release may run deinitializers.
+    var dropped = Snapshot()
     storage.lock()
     let targets = Self.prepare(event, in: &state.pointee, capacity: capacity)
     if capacity == 0, state.pointee.terminal == nil, state.pointee.replayingCount == 0 {
-      snapshot.pointee.replace(
-        with: state.pointee.registrations,
+      dropped = snapshot.pointee
+      snapshot.pointee = Snapshot(
+        targets: state.pointee.registrations,
         version: version.load(ordering: .relaxed)
       )
     } else if snapshot.pointee.version != .max {
-      snapshot.pointee.clear()
+      dropped = snapshot.pointee
+      snapshot.pointee = Snapshot()
     }
     storage.unlock()
+    dropped.clear()
     guard let targets else { return }
     for registration in targets { registration.deliver(event) }
     if event.isTerminal { for registration in targets { registration.finish() } }
