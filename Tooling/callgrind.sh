@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Counts the instructions per operation of the benchmarks' W1 (counter dispatch) and W3 (large
-# state) cells, one cell per architecture and variant, with valgrind's callgrind. Instruction
-# counts hardly move between runs on a shared machine, where timings drift by ±10–30%: use them
-# to compare a change with the commit before it. Prints a Markdown table.
+# Counts the instructions per operation of the benchmarks' W1 (counter dispatch), W3 (large state)
+# and W6b (operators on a subject) cells, one cell per architecture and variant, with valgrind's
+# callgrind. Instruction counts hardly move between runs on a shared machine, where timings drift
+# by ±10–30%: use them to compare a change with the commit before it. Prints a Markdown table.
 #
 # Usage: Tooling/callgrind.sh [--n N] [--workloads IDS] [--scratch-path DIR] [--no-build] [--keep]
 #   Tooling/callgrind.sh
 #   Tooling/callgrind.sh --scratch-path .build-bench/benchmarks --n 50000
 #   --n N              operations of the shorter runs (default 100000; the longer ones run 2N)
-#   --workloads IDS    workload ids, as cascade-cell's --filter takes them (default W1,W3)
+#   --workloads IDS    workload ids, as cascade-cell's --filter takes them (default W1,W3,W6b)
 #   --scratch-path DIR the benchmarks' build folder (default Tooling/Benchmarks/.build)
 #   --no-build         use the release build already in the scratch path
 #   --keep             keep the callgrind files and logs (printed folder) for callgrind_annotate
@@ -36,7 +36,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 package="$root/Tooling/Benchmarks"
 scratch="${BENCHMARKS_SCRATCH_PATH:-$package/.build}"
 n=100000
-workloads="W1,W3"
+workloads="W1,W3,W6b"
 build=1
 keep=0
 baseline=""

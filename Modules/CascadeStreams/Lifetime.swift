@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The lifetime of a subscription, which a producer can poll to stop early.
 ///
@@ -19,13 +19,13 @@ import Synchronization
 /// naturals.take(3).subscribe(onNext: { print($0) })  // 0, 1, 2, and the loop stops
 /// ```
 public final class Lifetime: Sendable {
-  private let ended = Atomic<Bool>(false)
+  @usableFromInline let ended = Atomic<Bool>(false)
 
   /// Creates a lifetime that has not ended.
   public init() {}
 
   /// Whether the lifetime has ended.
-  @inline(__always)
+  @inlinable
   public var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
   /// Ends the lifetime; returns `true` for the one call that ended it.

@@ -4,8 +4,8 @@ import CascadeStreams
 /// into one subscriber, against the same closures composed by hand.
 ///
 /// W6 takes its values from `Observable.from(0..<N)`; W6b sends them one `onNext` at a time into
-/// a `PublishSubject`, which adds what a subject costs per value (its lock and its serializing
-/// drain) to the same chain.
+/// a `PublishSubject`, which adds what a subject costs per value (deciding which sender
+/// delivers, and its snapshot of the observers) to the same chain.
 ///
 /// Fairness: both columns call the *same closure values*, which pass through ``opaque(_:)`` and,
 /// on the hand-written side, into a function that is never inlined. Otherwise the optimizer could
