@@ -2,14 +2,6 @@ public import CascadeStore
 import CascadeStreams
 public import CoreMetrics
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A middleware that reports throughput to swift-metrics: a counter per input kind and a timer
 /// for processing.
 ///
@@ -74,14 +66,14 @@ public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
     let instruments = self.instruments(for: kind(input))
     instruments.counter.increment()
     let started = Started(at: .now, timer: instruments.timer)
-    let thread = currentThread()
+    let thread = currentThreadIdentity()
     starts.withLock { $0[thread] = started }
     return input
   }
 
   /// Records the input's processing time.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    let thread = currentThread()
+    let thread = currentThreadIdentity()
     guard let started = starts.withLock({ $0.removeValue(forKey: thread) }) else { return }
     let (seconds, attoseconds) = started.at.duration(to: .now).components
     started.timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -105,14 +97,6 @@ public struct MetricsMiddleware<Input: Sendable, State: Sendable>: Middleware {
       instruments[kind] = made
       return made
     }
-  }
-
-  private func currentThread() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
   }
 }
 

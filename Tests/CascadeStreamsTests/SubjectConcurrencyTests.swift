@@ -76,29 +76,15 @@ struct SubjectConcurrencyTests {
     let threads = 8
     let perThread = 10_000
     let subject = PublishSubject<(thread: Int, index: Int), Never>()
-    let inside = Atomic<Int>(0)
-    let overlaps = Counter()
-    let orderViolations = Counter()
-    let received = Counter()
-    // Only touched inside the serialized callout; the overlap counter proves it is safe.
-    let lastIndex = LockedValue([Int](repeating: -1, count: threads))
-    let subscription = subject.subscribe(onNext: { value in
-      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
-      let inOrder = lastIndex.withLock { last -> Bool in
-        defer { last[value.thread] = value.index }
-        return value.index == last[value.thread] + 1
-      }
-      if !inOrder { orderViolations.increment() }
-      received.increment()
-      inside.subtract(1, ordering: .acquiringAndReleasing)
-    })
+    let probe = CalloutProbe(threads: threads)
+    let subscription = subject.subscribe(onNext: probe.observe)
     let finished = await runOnThreads(threads) { thread in
       for index in 0..<perThread { subject.onNext((thread, index)) }
     }
     #expect(finished)
-    #expect(overlaps.value == 0)
-    #expect(orderViolations.value == 0)
-    #expect(received.value == threads * perThread)
+    #expect(probe.overlaps.value == 0)
+    #expect(probe.orderViolations.value == 0)
+    #expect(probe.received.value == threads * perThread)
     subscription.dispose()
   }
 

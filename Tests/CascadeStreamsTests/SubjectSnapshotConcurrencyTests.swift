@@ -18,21 +18,8 @@ struct SubjectSnapshotConcurrencyTests {
     let senders = 4
     let perSender = 5_000
     let subject = PublishSubject<(thread: Int, index: Int), Never>()
-    let inside = Atomic<Int>(0)
-    let overlaps = Counter()
-    let orderViolations = Counter()
-    let received = Counter()
-    let lastIndex = LockedValue([Int](repeating: -1, count: senders))
-    let permanent = subject.subscribe(onNext: { value in
-      if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
-      let inOrder = lastIndex.withLock { last -> Bool in
-        defer { last[value.thread] = value.index }
-        return value.index == last[value.thread] + 1
-      }
-      if !inOrder { orderViolations.increment() }
-      received.increment()
-      inside.subtract(1, ordering: .acquiringAndReleasing)
-    })
+    let probe = CalloutProbe(threads: senders)
+    let permanent = subject.subscribe(onNext: probe.observe)
     let finished = await runOnThreads(senders + 2) { thread in
       if thread < senders {
         for index in 0..<perSender { subject.onNext((thread, index)) }
@@ -45,15 +32,15 @@ struct SubjectSnapshotConcurrencyTests {
             defer { last[value.thread] = value.index }
             return value.index > last[value.thread]
           }
-          if !increasing { orderViolations.increment() }
+          if !increasing { probe.orderViolations.increment() }
         })
         subscription.dispose()
       }
     }
     #expect(finished)
-    #expect(overlaps.value == 0)
-    #expect(orderViolations.value == 0)
-    #expect(received.value == senders * perSender)
+    #expect(probe.overlaps.value == 0)
+    #expect(probe.orderViolations.value == 0)
+    #expect(probe.received.value == senders * perSender)
     permanent.dispose()
   }
 

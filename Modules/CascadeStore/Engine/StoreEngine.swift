@@ -29,7 +29,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
 
   // Safety: `storage` guards the `Machine`, the whole protocol's state; every other stored
   // property is immutable, but `elementGroups`, only touched by the thread holding the processing
-  // token, and `dispatcherStorage`, set once in `init`.
+  // token, and `dispatcherStorage`, set once in `init`. The machine's `HolderState` is read
+  // without the lock by the token holder only (its `holderThread` is an atomic). Proven under
+  // ThreadSanitizer in CI: StoreConcurrencyTests, ReplayConcurrencyTests and every other
+  // *ConcurrencyTests suite that runs a store, reactor or feedback loop.
   @usableFromInline let storage: LockedValue<Machine>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
   @usableFromInline let middlewares: MiddlewareStack<Action, State>

@@ -143,7 +143,9 @@ package final class Lock: @unchecked Sendable {
 /// against 878, Feedback 1,295 against 634, W3 Store 2,190 against 803. Every concurrency test
 /// that uses a store runs under ThreadSanitizer and AddressSanitizer in CI.
 public final class LockedValue<Value: Sendable & ~Copyable>: @unchecked Sendable {
-  // Safety: `pointer.pointee` is only read or written while `lock` is held.
+  // Safety: `pointer.pointee` is only read or written while `lock` is held (a noncopyable value
+  // is moved in once, at `init`, and destroyed in `deinit`, when no other reference exists).
+  // Under ThreadSanitizer in CI through every *ConcurrencyTests suite (stores, subjects).
   @usableFromInline package let mutexLock = Lock()
   @usableFromInline let pointer: UnsafeMutablePointer<Value>
 
