@@ -102,27 +102,6 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     return startingCore(for: reactor)
   }
 
-  /// Sends `action` to the reactor (records it in the stub while stubbed), starting the reactor
-  /// on first use.
-  @inlinable
-  func send<R: Reactor>(_ action: Action, from reactor: R)
-  where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    if started.load(ordering: .acquiring) {
-      builtCore._withUnsafeGuaranteedRef { core in
-        if isStubbed {
-          core.stub.record(action)
-        } else {
-          core.send(action, from: reactor)
-        }
-      }
-    } else {
-      sendWhileStarting(action, from: reactor)
-    }
-    // After the reactor's own handling, as ReactorKit's action subject serves the reactor (its
-    // first observer) first.
-    if actionObservers.isObserved { actionObservers.emit(action) }
-  }
-
   // The slow paths below are inlinable so that the core `start` builds is specialized for the
   // reactor's types in client code: built from unspecialized code, its closures would look up
   // generic metadata on every action (×7 instructions per action in W1).

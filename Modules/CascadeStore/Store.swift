@@ -159,7 +159,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Sends an action on behalf of `sender`, which the store's step receives for every input the
-  /// sending thread processes (see ``EngineStep``).
+  /// sending thread processes (see ``EngineProgram``).
   @inlinable
   package func send(_ action: Action, sender: StepSender) {
     engine.submitAction(action, origin: origin, sender: sender)
@@ -385,9 +385,11 @@ extension Store {
     engine.diagnostics(diagnostic)
   }
 
-  /// A store whose engine runs `step` for each input, on the processing thread: it turns the
-  /// input into the inputs to reduce now (a reactor's action into its synchronous mutations),
-  /// each with the reducer to use (see ``EngineStep``).
+  /// A store whose engine runs `program` for each input, on the processing thread: its step
+  /// turns the input into the inputs to reduce now (a reactor's action into its synchronous
+  /// mutations) and the work to start after them (see ``EngineProgram``).
+  ///
+  /// `reducer` reduces the inputs sent through ``reduceNowIfWindowOpen(_:)``.
   @usableFromInline
   package convenience init(
     initialState: State,
@@ -397,7 +399,7 @@ extension Store {
     scheduler: any Scheduler,
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)?,
     reducer: @escaping @Sendable (inout State, Action) -> Void,
-    step: @escaping EngineStep<State, Action>
+    program: EngineProgram<State, Action>
   ) {
     self.init(
       engine: StoreEngine(
@@ -408,7 +410,7 @@ extension Store {
         isolation: isolation,
         reentrancy: reentrancy,
         diagnostics: diagnostics,
-        step: step
+        program: program
       ),
       owning: true
     )

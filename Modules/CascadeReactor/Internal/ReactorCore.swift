@@ -47,44 +47,14 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       scheduler: scheduler,
       diagnostics: reactor.diagnostics,
       // Only for the mutations a stream emits while it starts (`Store.reduceNowIfWindowOpen`):
-      // otherwise the step passes the reducer, with the reactor it already holds.
+      // otherwise the engine reduces with the program's `reduce`, with the reactor it holds.
       reducer: { state, input in
         guard case .mutation(let mutation, _) = input, let reactor = weakReactor.reactor else {
           return
         }
         reactor.reduce(into: &state, mutation: mutation)
       },
-      step: { input, sender, isReplay, reduceNow in
-        // A sender processing its own action passes its reactor, which it keeps alive for the
-        // call: no weak load. Otherwise (an input queued by another thread, or sent by a stream)
-        // one weak load per input.
-        if let sender {
-          // Safety: only `ReactorCore.send(_:from:)` sends with a sender: always the reactor that
-          // owns this core (an `R`, checked in debug builds), which it keeps alive for the call.
-          // Handed over unretained, it costs no retain and release per input, where its weak
-          // reference (a side table) makes each cost ~80 instructions: W1 Reactor 1085 → 907
-          // instructions per action (Tooling/callgrind.sh).
-          // The context is the reactor's core, which sent it (`ReactorCore.send(_:from:)`) and
-          // is kept alive by its runtime for the call: it saves looking the core up again (for a
-          // reactor without a `runtime` property, a second lookup in the shared table).
-          sender.withContext { reactor, core in
-            process(
-              input,
-              by: unsafeDowncast(reactor, to: R.self),
-              core: core.map { unsafeDowncast($0, to: ReactorCore.self) },
-              isReplay: isReplay,
-              reduceNow: reduceNow
-            )
-          }
-        } else if let reactor = weakReactor.reactor {
-          process(input, by: reactor, core: nil, isReplay: isReplay, reduceNow: reduceNow)
-        } else {
-          // The reactor is gone but its machinery lives on: a runtime in the shared table, until
-          // the table is swept (`ReactorRuntimes`). Its work ends at this first input after the
-          // release: its effects are cancelled and its state streams end.
-          closer.closeStore()
-        }
-      }
+      program: program(of: weakReactor, closer: closer)
     )
     closer.connect(store)
     // Each hook is called once; where it is the default (which returns its input unchanged),
@@ -138,40 +108,6 @@ final class ReactorCore<Action: Sendable, Mutation: Sendable, State: Sendable>: 
       }
     }
     return (core, connect)
-  }
-
-  /// Processes one input of `reactor` on the store's processing thread.
-  ///
-  /// An action becomes its mutations (the synchronous ones reduced now), a mutation is reduced.
-  /// A replayed action starts nothing: its mutations are replayed after it. `core` is the
-  /// reactor's core when its sender passed it; `nil` to look it up.
-  @inlinable
-  static func process<R: Reactor>(
-    _ input: Input,
-    by reactor: R,
-    core: ReactorCore?,
-    isReplay: Bool,
-    reduceNow: (Input, (inout State, Input) -> Void) -> Void
-  ) where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    func reduce(_ input: Input) {
-      reduceNow(input) { state, input in
-        guard case .mutation(let mutation, _) = input else { return }
-        reactor.reduce(into: &state, mutation: mutation)
-      }
-    }
-    guard case .action(let action) = input else {
-      reduce(input)
-      return
-    }
-    if isReplay { return }
-    if let core {
-      core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)
-      return
-    }
-    // Processing only happens once the core has been built (`ReactorStart`).
-    reactor.runtime.builtCore._withUnsafeGuaranteedRef { core in
-      core.perform(reactor.mutate(action: action).asMutations(), for: action, reduceNow: reduce)
-    }
   }
 
   @usableFromInline

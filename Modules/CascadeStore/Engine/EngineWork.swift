@@ -35,36 +35,94 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
-/// An architecture's step between receiving an input and reducing: how a reactor turns an
-/// action into its mutations on the store it runs on.
+/// An architecture's *program*: what the engine runs for each input between receiving it and
+/// reducing it — how a reactor turns an action into its mutations.
 ///
-/// The engine calls it on the processing thread, with no lock held, for each input (after the
-/// middlewares' interception), with:
-/// - the input;
-/// - the *sender*: the object that sent the input through `Store.send(_:sender:)` and processes
-///   it on its own thread, kept alive by that call and handed over unretained (a reactor, whose
-///   retains are slow: see its `// Safety:` note); passed for every input that thread processes
-///   before it gives up the processing token, and `nil` for inputs processed by another drain
-///   (the step then finds its owner another way, e.g. a weak reference);
-/// - whether the input comes from a replay (`Store.replay(_:)`): the step then starts no work
-///   (a reactor does not call `mutate`), and only reduces;
-/// - `reduceNow(input, reducer)`: reduces `input` at once with `reducer`, under the lock, then
-///   runs the middlewares' processing and notifies the subscriptions. It may be called any
-///   number of times (none: the input only starts work).
+/// The engine runs it on the processing thread, for each input (after the middlewares'
+/// interception), in three steps, with no lock held but in the second:
+/// 1. ``step``: the input becomes its ``EngineReductions`` — the inputs to reduce now (a reactor
+///    calls `mutate` and returns its synchronous mutations), and the work to start after them.
+///    It receives the *sender* (see ``StepSender``) and whether the input comes from a replay
+///    (`Store.replay(_:)`): the step then starts no work (a reactor does not call `mutate`) and
+///    only reduces;
+/// 2. ``reduce``: the engine reduces each of those inputs in place, under the lock, runs the
+///    middlewares' processing and notifies the subscriptions;
+/// 3. ``start``: the engine hands back the reductions' ``EngineReductions/later`` work, which
+///    the program starts (a reactor's asynchronous mutations).
 ///
-/// A step is the *program* of an architecture: what runs outside the lock (`mutate`), and what
-/// runs under it (the reducer it passes).
+/// The program never calls back into the engine on this path: it returns what to do, and the
+/// engine does it, in the protocol's order.
 @usableFromInline
-package typealias EngineStep<State, Action> =
-  @Sendable (
-    _ input: Action,
-    _ sender: StepSender?,
-    _ isReplay: Bool,
-    _ reduceNow: (Action, (inout State, Action) -> Void) -> Void
-  ) -> Void
+package struct EngineProgram<State, Action>: Sendable {
+  /// Turns one input into what to reduce now and what to start after.
+  @usableFromInline
+  package typealias Step = @Sendable (_ input: Action, _ sender: StepSender?, _ isReplay: Bool) ->
+    EngineReductions<Action>
+  /// Reduces one of the inputs ``step`` returned, with the object it was stepped for (the
+  /// sender's, or ``EngineReductions/owner``).
+  @usableFromInline
+  package typealias Reduce = @Sendable (_ state: inout State, _ input: Action, _ owner: StepSender) -> Void
+  /// Starts the ``EngineReductions/later`` work of an input's reductions, once they are reduced.
+  @usableFromInline
+  package typealias Start = @Sendable (_ later: AnyObject, _ input: Action, _ owner: StepSender) -> Void
 
-/// The object on whose behalf a thread processes a store's inputs (see ``EngineStep``), handed
-/// over unretained.
+  @usableFromInline let step: Step
+  @usableFromInline let reduce: Reduce
+  @usableFromInline let start: Start
+
+  /// A program of three steps (see the type's documentation).
+  @inlinable
+  package init(
+    step: @escaping Step,
+    reduce: @escaping Reduce,
+    start: @escaping Start
+  ) {
+    self.step = step
+    self.reduce = reduce
+    self.start = start
+  }
+}
+
+/// What an ``EngineProgram``'s step makes of one input: the inputs to reduce now, in order, and
+/// the work to start once they are reduced.
+@usableFromInline
+package struct EngineReductions<Action> {
+  /// The inputs to reduce now, in order.
+  @usableFromInline
+  package enum Inputs {
+    case none
+    case one(Action)
+    case many([Action])
+  }
+
+  @usableFromInline package var inputs: Inputs
+  /// The program's own description of work to start once ``inputs`` are reduced (a reactor's
+  /// asynchronous mutations), handed back to ``EngineProgram/start`` as it is.
+  @usableFromInline package var later: AnyObject?
+  /// The object the step found for the input when it came without a sender (a reactor loaded
+  /// from its weak reference): kept alive by the engine while it reduces and starts, and passed
+  /// to the program's ``EngineProgram/reduce`` and ``EngineProgram/start``.
+  @usableFromInline package var owner: AnyObject?
+
+  /// Nothing to reduce or start.
+  @inlinable
+  package init() {
+    inputs = .none
+    later = nil
+    owner = nil
+  }
+
+  /// `inputs` to reduce now, then `later` to start.
+  @inlinable
+  package init(_ inputs: Inputs, later: AnyObject? = nil, owner: AnyObject? = nil) {
+    self.inputs = inputs
+    self.later = later
+    self.owner = owner
+  }
+}
+
+/// The object on whose behalf a thread processes a store's inputs (see ``EngineProgram``),
+/// handed over unretained.
 ///
 /// Safety: the sender keeps the object alive for the whole call that processes
 /// (`Store.send(_:sender:)`), and the engine passes it only down that call's stack, never storing
