@@ -117,7 +117,7 @@ extension ReactorCore {
   ///
   /// A replayed action starts nothing: its mutations are replayed after it. `core` is the
   /// reactor's core when its sender passed it; `nil` to look it up.
-  @inlinable
+  @inlinable @inline(__always)
   static func step<R: Reactor>(
     _ input: Input,
     of reactor: R,
@@ -139,7 +139,7 @@ extension ReactorCore {
   ///
   /// Through a `transform(mutation:)` chain, the synchronous mutations go into the chain now,
   /// which decides what reaches the store.
-  @inlinable
+  @inlinable @inline(__always)
   func reductions(
     of mutations: Mutations<Mutation>,
     for action: Action

@@ -306,7 +306,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case .one(let input): apply(input, mark: mark, owner: owner)
     case .many(let inputs): for input in inputs { apply(input, mark: mark, owner: owner) }
     }
-    if let later = reductions.later { startLater.unsafelyUnwrapped(later, action, owner) }
+    if let later = reductions.later, let startLater { startLater(later, action, owner) }
     withExtendedLifetime(found) {}
   }
 
@@ -329,8 +329,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     let probe = machine.pointee.probe
     // Only with a probe (in tests) is the state copied before the reducer.
     let probedState = probe.map { _ in machine.pointee.state }
-    if let owner {
-      reduceStepped.unsafelyUnwrapped(&machine.pointee.state, action, owner)
+    if let owner, let reduceStepped {
+      reduceStepped(&machine.pointee.state, action, owner)
     } else {
       reducer(&machine.pointee.state, action)
     }
