@@ -86,11 +86,14 @@ extension ReactorCore {
           // the table is swept (`ReactorRuntimes`). Its work ends at this first input after the
           // release: its effects are cancelled and its state streams end.
           closer.closeStore()
-          return EngineReductions()
+          return .none
         }
-        var reductions = step(input, of: reactor, core: nil, isReplay: isReplay)
-        reductions.owner = reactor
-        return reductions
+        switch step(input, of: reactor, core: nil, isReplay: isReplay) {
+        case .none: return .none
+        case .one(let input), .owned(let input, _): return .owned(input, owner: reactor)
+        case .general(let inputs, let later, _):
+          return .general(inputs, later: later, owner: reactor)
+        }
       },
       reduce: { state, input, owner in
         guard case .mutation(let mutation, _) = input else { return }
@@ -125,8 +128,8 @@ extension ReactorCore {
     isReplay: Bool
   ) -> EngineReductions<Input>
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    guard case .action(let action) = input else { return EngineReductions(.one(input)) }
-    if isReplay { return EngineReductions() }
+    guard case .action(let action) = input else { return .one(input) }
+    if isReplay { return .none }
     let mutations = reactor.mutate(action: action).asMutations()
     if let core { return core.reductions(of: mutations, for: action) }
     // Processing only happens once the core has been built (`ReactorStart`).
@@ -150,18 +153,21 @@ extension ReactorCore {
       case .one(let mutation): mutationInput.onNext(mutation)
       case .many(let list): for mutation in list { mutationInput.onNext(mutation) }
       }
-      return EngineReductions(.none, later: mutations.later)
+      return mutations.later.map { .general(.none, later: $0, owner: nil) } ?? .none
     }
-    switch mutations.immediate {
-    case .none:
-      return EngineReductions(.none, later: mutations.later)
-    case .one(let mutation):
-      return EngineReductions(.one(.mutation(mutation, cause: action)), later: mutations.later)
-    case .many(let list):
-      return EngineReductions(
-        .many(list.map { .mutation($0, cause: action) }),
-        later: mutations.later
-      )
+    switch (mutations.immediate, mutations.later) {
+    case (.none, nil):
+      return .none
+    case (.one(let mutation), nil):
+      return .one(.mutation(mutation, cause: action))
+    case (.none, let later):
+      return .general(.none, later: later, owner: nil)
+    case (.one(let mutation), let later):
+      return .general(.one(.mutation(mutation, cause: action)), later: later, owner: nil)
+    case (.many(let list), let later):
+      // The one allocation of the step: the list of inputs, for an action with several
+      // synchronous mutations (whose own list the reactor already allocated).
+      return .general(.many(list.map { .mutation($0, cause: action) }), later: later, owner: nil)
     }
   }
 

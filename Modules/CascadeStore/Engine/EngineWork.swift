@@ -85,39 +85,30 @@ package struct EngineProgram<State, Action>: Sendable {
 
 /// What an ``EngineProgram``'s step makes of one input: the inputs to reduce now, in order, and
 /// the work to start once they are reduced.
+///
+/// An enum whose common case, one input to reduce for a sender, holds nothing but the input: the
+/// engine reads it without touching a reference.
 @usableFromInline
-package struct EngineReductions<Action> {
-  /// The inputs to reduce now, in order.
+package enum EngineReductions<Action> {
+  /// Nothing to reduce or start.
+  case none
+  /// One input to reduce, for the sender.
+  case one(Action)
+  /// One input to reduce for `owner`: the object the step found for an input that came without a
+  /// sender (a reactor loaded from its weak reference), kept alive by the engine while it reduces
+  /// and passed to ``EngineProgram/reduce``.
+  case owned(Action, owner: AnyObject)
+  /// Any other: `inputs` to reduce in order, then `later` (the program's own description of the
+  /// work to start, a reactor's asynchronous mutations) handed back to ``EngineProgram/start``,
+  /// for `owner` if the input came without a sender.
+  case general(Inputs, later: AnyObject?, owner: AnyObject?)
+
+  /// The inputs to reduce of ``general(_:later:owner:)``, in order.
   @usableFromInline
   package enum Inputs {
     case none
     case one(Action)
     case many([Action])
-  }
-
-  @usableFromInline package var inputs: Inputs
-  /// The program's own description of work to start once ``inputs`` are reduced (a reactor's
-  /// asynchronous mutations), handed back to ``EngineProgram/start`` as it is.
-  @usableFromInline package var later: AnyObject?
-  /// The object the step found for the input when it came without a sender (a reactor loaded
-  /// from its weak reference): kept alive by the engine while it reduces and starts, and passed
-  /// to the program's ``EngineProgram/reduce`` and ``EngineProgram/start``.
-  @usableFromInline package var owner: AnyObject?
-
-  /// Nothing to reduce or start.
-  @inlinable
-  package init() {
-    inputs = .none
-    later = nil
-    owner = nil
-  }
-
-  /// `inputs` to reduce now, then `later` to start.
-  @inlinable
-  package init(_ inputs: Inputs, later: AnyObject? = nil, owner: AnyObject? = nil) {
-    self.inputs = inputs
-    self.later = later
-    self.owner = owner
   }
 }
 

@@ -296,18 +296,27 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
       apply(action, mark: mark, owner: nil)
       return
     }
-    let reductions = step(action, sender, machine.pointee.holder.replayInput)
-    // The step found its owner itself when the input came without a sender: kept alive until
-    // the end of this call.
-    let found = reductions.owner
-    guard let owner = sender ?? found.map(StepSender.init) else { return }
-    switch reductions.inputs {
-    case .none: break
-    case .one(let input): apply(input, mark: mark, owner: owner)
-    case .many(let inputs): for input in inputs { apply(input, mark: mark, owner: owner) }
+    switch step(action, sender, machine.pointee.holder.replayInput) {
+    case .none:
+      break
+    case .one(let input):
+      guard let sender else { return }
+      apply(input, mark: mark, owner: sender)
+    case .owned(let input, let owner):
+      withExtendedLifetime(owner) { apply(input, mark: mark, owner: StepSender(owner)) }
+    case .general(let inputs, let later, let found):
+      // The step found its owner itself when the input came without a sender; kept alive until
+      // the end of this call.
+      guard let owner = sender ?? found.map(StepSender.init) else { return }
+      withExtendedLifetime(found) {
+        switch inputs {
+        case .none: break
+        case .one(let input): apply(input, mark: mark, owner: owner)
+        case .many(let inputs): for input in inputs { apply(input, mark: mark, owner: owner) }
+        }
+        if let later, let startLater { startLater(later, action, owner) }
+      }
     }
-    if let later = reductions.later, let startLater { startLater(later, action, owner) }
-    withExtendedLifetime(found) {}
   }
 
   /// Reduces `action` in place with `reducer` on the processing thread, under the lock
