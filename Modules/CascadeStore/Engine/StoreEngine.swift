@@ -324,7 +324,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   /// ``EngineStateMachine/endReduction()``).
   ///
   /// Then runs the middlewares' processing and notifies the subscriptions.
-  @inlinable
+  @inlinable @inline(__always)
   func apply(_ action: Action, mark: UInt64?, owner: StepSender?) {
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
