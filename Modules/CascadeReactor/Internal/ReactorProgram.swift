@@ -155,19 +155,33 @@ extension ReactorCore {
       }
       return mutations.later.map { .general(.none, later: $0, owner: nil) } ?? .none
     }
-    switch (mutations.immediate, mutations.later) {
-    case (.none, nil):
-      return .none
-    case (.one(let mutation), nil):
-      return .one(.mutation(mutation, cause: action))
-    case (.none, let later):
-      return .general(.none, later: later, owner: nil)
-    case (.one(let mutation), let later):
-      return .general(.one(.mutation(mutation, cause: action)), later: later, owner: nil)
-    case (.many(let list), let later):
+    guard mutations.later == nil else { return Self.general(mutations, for: action) }
+    switch mutations.immediate {
+    case .none: return .none
+    case .one(let mutation): return .one(.mutation(mutation, cause: action))
+    case .many: return Self.general(mutations, for: action)
+    }
+  }
+
+  /// The reductions of mutations with asynchronous work, or several synchronous ones.
+  @inlinable
+  static func general(
+    _ mutations: Mutations<Mutation>,
+    for action: Action
+  ) -> EngineReductions<Input> {
+    switch mutations.immediate {
+    case .none:
+      return .general(.none, later: mutations.later, owner: nil)
+    case .one(let mutation):
+      return .general(.one(.mutation(mutation, cause: action)), later: mutations.later, owner: nil)
+    case .many(let list):
       // The one allocation of the step: the list of inputs, for an action with several
       // synchronous mutations (whose own list the reactor already allocated).
-      return .general(.many(list.map { .mutation($0, cause: action) }), later: later, owner: nil)
+      return .general(
+        .many(list.map { .mutation($0, cause: action) }),
+        later: mutations.later,
+        owner: nil
+      )
     }
   }
 
