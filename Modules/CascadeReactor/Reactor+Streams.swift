@@ -16,13 +16,6 @@ extension Reactor {
     ActionInput(observers: runtime.actionObservers) { [weak self] action in self?.send(action) }
   }
 
-  /// Sends an action: its synchronous mutations are applied before this returns (unless another
-  /// thread is processing the reactor's inputs, which then applies them).
-  @inlinable
-  public func send(_ action: Action) {
-    runtime.send(action, from: self)
-  }
-
   /// The current state (the stub's, while stubbed).
   ///
   /// Read inside one of the reactor's own `transform` hooks while it is being built, it is

@@ -13,6 +13,15 @@ public import Synchronization
 // 2. `reduce`: the engine reduces each mutation in place with the reactor's `reduce(into:)`;
 // 3. `start`: the engine hands the asynchronous work back, which starts as an effect of the store.
 
+extension Reactor {
+  /// Sends an action: its synchronous mutations are applied before this returns (unless another
+  /// thread is processing the reactor's inputs, which then applies them).
+  @inlinable
+  public func send(_ action: Action) {
+    runtime.send(action, from: self)
+  }
+}
+
 extension ReactorRuntime {
   /// Sends `action` to the reactor (records it in the stub while stubbed), starting the reactor
   /// on first use.

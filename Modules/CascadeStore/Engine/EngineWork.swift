@@ -47,8 +47,9 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
 ///    only reduces;
 /// 2. ``reduce``: the engine reduces each of those inputs in place, under the lock, runs the
 ///    middlewares' processing and notifies the subscriptions;
-/// 3. ``start``: the engine hands back the reductions' ``EngineReductions/later`` work, which
-///    the program starts (a reactor's asynchronous mutations).
+/// 3. ``start``: the engine hands back the reductions' later work
+///    (``EngineReductions/general(_:later:owner:)``), which the program starts (a reactor's
+///    asynchronous mutations).
 ///
 /// The program never calls back into the engine on this path: it returns what to do, and the
 /// engine does it, in the protocol's order.
@@ -56,15 +57,18 @@ enum EngineWork<State: Sendable, Action: Sendable>: Sendable {
 package struct EngineProgram<State, Action>: Sendable {
   /// Turns one input into what to reduce now and what to start after.
   @usableFromInline
-  package typealias Step = @Sendable (_ input: Action, _ sender: StepSender?, _ isReplay: Bool) ->
+  package typealias Step =
+    @Sendable (_ input: Action, _ sender: StepSender?, _ isReplay: Bool) ->
     EngineReductions<Action>
   /// Reduces one of the inputs ``step`` returned, with the object it was stepped for (the
-  /// sender's, or ``EngineReductions/owner``).
+  /// sender's, or the owner the step found: ``EngineReductions/owned(_:owner:)``).
   @usableFromInline
-  package typealias Reduce = @Sendable (_ state: inout State, _ input: Action, _ owner: StepSender) -> Void
-  /// Starts the ``EngineReductions/later`` work of an input's reductions, once they are reduced.
+  package typealias Reduce =
+    @Sendable (_ state: inout State, _ input: Action, _ owner: StepSender) -> Void
+  /// Starts the later work of an input's reductions, once they are reduced.
   @usableFromInline
-  package typealias Start = @Sendable (_ later: AnyObject, _ input: Action, _ owner: StepSender) -> Void
+  package typealias Start =
+    @Sendable (_ later: AnyObject, _ input: Action, _ owner: StepSender) -> Void
 
   @usableFromInline let step: Step
   @usableFromInline let reduce: Reduce
@@ -92,7 +96,8 @@ package struct EngineProgram<State, Action>: Sendable {
 package enum EngineReductions<Action> {
   /// Nothing to reduce or start.
   case none
-  /// One input to reduce, for the sender.
+  /// One input to reduce, for the sender: only for an input that came with one (otherwise
+  /// ``owned(_:owner:)``).
   case one(Action)
   /// One input to reduce for `owner`: the object the step found for an input that came without a
   /// sender (a reactor loaded from its weak reference), kept alive by the engine while it reduces

@@ -300,7 +300,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
     case .none:
       break
     case .one(let input):
-      guard let sender else { return }
+      guard let sender else {
+        preconditionFailure("a program's step returned .one for an input without a sender")
+      }
       apply(input, mark: mark, owner: sender)
     case .owned(let input, let owner):
       withExtendedLifetime(owner) { apply(input, mark: mark, owner: StepSender(owner)) }
