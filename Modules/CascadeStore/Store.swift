@@ -439,7 +439,7 @@ extension Store {
 extension Store {
   /// Whether the calling thread is processing the store's inputs now (inside a reducer,
   /// subscriber, middleware or synchronous command of this store, or an architecture's step).
-  @usableFromInline
+  @inlinable
   package var isProcessingOnCurrentThread: Bool {
     engine.isProcessingOnCurrentThread
   }
