@@ -443,6 +443,14 @@ extension Store {
   package var isProcessingOnCurrentThread: Bool {
     engine.isProcessingOnCurrentThread
   }
+
+  /// Sends an action from the thread processing the store's inputs (where
+  /// ``isProcessingOnCurrentThread`` is `true`): what ``send(_:)`` does there — queue it behind
+  /// the input in hand — without asking again which thread this is.
+  @inlinable
+  package func sendWhileProcessing(_ action: Action) {
+    engine.submitReentrant(.action(action, origin: origin))
+  }
 }
 
 extension Store {
