@@ -449,7 +449,7 @@ extension Store {
   /// the input in hand — without asking again which thread this is.
   @inlinable
   package func sendWhileProcessing(_ action: Action) {
-    engine.submitReentrant(.action(action, origin: origin))
+    engine.submitReentrant(action: action, origin: origin)
   }
 }
 

@@ -208,13 +208,25 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         admit(.action(action, origin: origin, mark: mark))
         return
       }
-      if machine.pointee.holder.reducing {
-        _ = machine.pointee.admitReentrant(action: action)
-      } else if !storage.withLock({ $0.admitReentrant(action: action) }) {
-        dropLate(.action(action, origin: nil))
-      }
+      submitReentrant(action: action, origin: nil)
     case let other:
       admit(other)
+    }
+  }
+
+  /// ``submitReentrant(_:)`` for `.action(action, origin: origin)`, which makes no work item of a
+  /// plain action.
+  @inlinable
+  func submitReentrant(action: Action, origin: EffectOrigin?) {
+    guard origin == nil, reentrancy == .queue else {
+      submitReentrant(.action(action, origin: origin))
+      return
+    }
+    if machine.pointee.holder.reducing {
+      // Inside the reducer this thread already holds the lock.
+      _ = machine.pointee.admitReentrant(action: action)
+    } else if !storage.withLock({ $0.admitReentrant(action: action) }) {
+      dropLate(.action(action, origin: nil))
     }
   }
 
