@@ -72,6 +72,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   ///   states.filter { $0 > 10 }.map { _ in .reset }.asObservable()
   /// }
   /// ```
+  @inlinable
   public init(_ events: @escaping @Sendable (Observable<State, Never>) -> Observable<Event, Never>)
   {
     start = { context in
@@ -91,6 +92,7 @@ public struct Feedback<State: Sendable, Event: Sendable>: Sendable {
   /// ```swift
   /// let increment = Feedback<Int, Event>.input(plusTaps.map { .increment })
   /// ```
+  @inlinable
   public static func input<S: ObservableType>(_ events: S) -> Feedback
   where S.Element == Event, S.Failure == Never {
     Feedback(start: { context in events.subscribe(onNext: { context.send($0) }) })

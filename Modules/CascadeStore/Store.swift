@@ -441,9 +441,17 @@ extension Store {
 extension Store {
   /// Whether the calling thread is processing the store's inputs now (inside a reducer,
   /// subscriber, middleware or synchronous command of this store, or an architecture's step).
-  @usableFromInline
+  @inlinable
   package var isProcessingOnCurrentThread: Bool {
     engine.isProcessingOnCurrentThread
+  }
+
+  /// Sends an action from the thread processing the store's inputs (where
+  /// ``isProcessingOnCurrentThread`` is `true`): what ``send(_:)`` does there — queue it behind
+  /// the input in hand — without asking again which thread this is.
+  @inlinable
+  package func sendWhileProcessing(_ action: Action) {
+    engine.submitReentrant(action: action, origin: origin)
   }
 }
 

@@ -88,6 +88,51 @@ struct EngineStateMachineTests {
     Self.expect(!machine.admitReentrant(Self.action("after close")))
   }
 
+  // A plain action the holder sends itself waits in a lane of its own (no work item is made of
+  // it), the rest of the queue in another: they leave in the order they came in, across both.
+  @Test func plainActionsAndOtherWorkLeaveTheQueueInTheOrderTheyCameIn() {
+    var machine = Machine(state: 0)
+    _ = machine.takeTokenIfIdle(by: Self.a)
+    var model: [String] = []
+    // A fixed pseudo-random walk over sends of either kind and takes, against an array.
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for step in 0..<2_000 {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      switch seed >> 62 {
+      case 0, 1:
+        Self.expect(machine.admitReentrant(action: "plain \(step)"))
+        model.append("plain \(step)")
+      case 2:
+        // Marked, so not plain: a work item of the other lane.
+        Self.expect(machine.admitReentrant(.action("marked \(step)", origin: nil, mark: 1)))
+        model.append("marked \(step)")
+      default:
+        guard !model.isEmpty else { continue }
+        Self.expect(machine.hasWork && machine.queue.count == model.count)
+        #expect(Self.name(of: machine.takeNext()) == model.removeFirst())
+      }
+    }
+    while let name = Self.next(&machine) { #expect(name == model.removeFirst()) }
+    #expect(model.isEmpty)
+  }
+
+  @Test func aPlainActionIsAdmittedAsItsWorkItemWouldBe() {
+    var machine = Machine(state: 0)
+    _ = machine.takeTokenIfIdle(by: Self.a)
+    machine.holder.collectingCommandInputs = true
+    Self.expect(machine.admitReentrant(action: "from a command"))
+    machine.holder.collectingCommandInputs = false
+    Self.expect(machine.admitReentrant(action: "from a subscriber"))
+    Self.expect(Self.next(&machine) == "from a command")
+    Self.expect(Self.next(&machine) == "from a subscriber")
+    machine.beginReplay()
+    Self.expect(machine.admitReentrant(action: "during a replay"))  // handled: left out
+    Self.expect(machine.queue.isEmpty)
+    Self.expect(machine.endReplay() == (droppedInputs: 1, skippedEffects: 0))
+    machine.stopAccepting()
+    Self.expect(!machine.admitReentrant(action: "while draining"))
+  }
+
   @Test func givingUpTheTokenResetsTheHoldersState() {
     var machine = Machine(state: 0)
     _ = machine.takeTokenIfIdle(by: Self.a)

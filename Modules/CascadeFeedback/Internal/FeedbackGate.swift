@@ -50,9 +50,10 @@ final class FeedbackGate<State: Sendable, Event: Sendable>: Sendable {
         deferSend(event, through: target, reporting: count == limit + 1)
         return
       }
-    } else {
-      chain.store(0, ordering: .relaxed)
+      target.sendWhileProcessing(event)
+      return
     }
+    chain.store(0, ordering: .relaxed)
     target.send(event)
   }
 

@@ -116,7 +116,7 @@ struct EngineStateMachine<State: Sendable, Action: Sendable>: ~Copyable, Sendabl
   }
 
   @usableFromInline var state: State
-  @usableFromInline var queue = FIFO<Work>()
+  @usableFromInline var queue = WorkQueue<State, Action>()
   /// What synchronous commands sent before returning: taken before `queue`, in the order sent,
   /// so each command's inputs complete its turn ahead of inputs other threads queued.
   @usableFromInline var commandQueue = FIFO<Work>()
@@ -270,6 +270,21 @@ extension EngineStateMachine {
   @inlinable
   var hasWork: Bool {
     !closed && !(commandQueue.isEmpty && queue.isEmpty)
+  }
+
+  /// A plain action (no effect origin) sent by the holder itself: ``admitReentrant(_:)`` for
+  /// `.action(action, origin: nil)`, without making a work item of it (see ``WorkQueue``).
+  @inlinable
+  mutating func admitReentrant(action: Action) -> Bool {
+    guard case .open = lifecycle, replaying == 0 else {
+      return refusedForReplay(.action(action, origin: nil))
+    }
+    if holder.collectingCommandInputs {
+      commandQueue.append(.action(action, origin: nil))
+    } else {
+      queue.append(action: action)
+    }
+    return true
   }
 
   /// The holder takes the next work item, a synchronous command's inputs before the rest; only

@@ -191,17 +191,49 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   }
 
   /// Work sent from inside the store's own processing, on the processing thread.
+  ///
+  /// A plain action (no effect origin, no mark) is queued as itself, not as a work item (see
+  /// ``WorkQueue``): `work` is consumed, so that taking the action out of it copies no work item.
   @inlinable
-  func submitReentrant(_ work: Work) {
-    if reentrancy != .queue, case .action = work {
-      reportReentrant(work)
-      if reentrancy == .reject { return }
+  func submitReentrant(_ work: consuming Work) {
+    func admit(_ work: Work) {
+      if reentrancy != .queue, case .action = work {
+        reportReentrant(work)
+        if reentrancy == .reject { return }
+      }
+      if machine.pointee.holder.reducing {
+        // Inside the reducer this thread already holds the lock.
+        _ = machine.pointee.admitReentrant(work)
+      } else if !storage.withLock({ $0.admitReentrant(work) }) {
+        dropLate(work)
+      }
+    }
+    // The payload is bound whole, then checked: a pattern that tests it copies the work item.
+    switch consume work {
+    case .action(let action, let origin, let mark):
+      guard origin == nil, mark == nil, reentrancy == .queue else {
+        admit(.action(action, origin: origin, mark: mark))
+        return
+      }
+      submitReentrant(action: action, origin: nil)
+    case let other:
+      admit(other)
+    }
+  }
+
+  /// ``submitReentrant(_:)`` for `.action(action, origin: origin)`, which makes no work item of a
+  /// plain action.
+  @inlinable
+  func submitReentrant(action: Action, origin: EffectOrigin?) {
+    guard origin == nil, reentrancy == .queue else {
+      submitReentrant(.action(action, origin: origin))
+      return
     }
     if machine.pointee.holder.reducing {
       // Inside the reducer this thread already holds the lock.
-      _ = machine.pointee.admitReentrant(work)
-    } else if !storage.withLock({ $0.admitReentrant(work) }) {
-      dropLate(work)
+      _ = machine.pointee.admitReentrant(action: action)
+    } else if !storage.withLock({ $0.admitReentrant(action: action) }) {
+      dropLate(.action(action, origin: nil))
     }
   }
 
