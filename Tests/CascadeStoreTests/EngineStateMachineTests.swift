@@ -109,7 +109,15 @@ struct EngineStateMachineTests {
       default:
         guard !model.isEmpty else { continue }
         Self.expect(machine.hasWork && machine.queue.count == model.count)
-        #expect(Self.name(of: machine.takeNext()) == model.removeFirst())
+        let expected = model.removeFirst()
+        // Taken as the engine's drain takes it: a plain action as itself, when it is next; half
+        // the time through `takeNext()` regardless, which must agree.
+        if step.isMultiple(of: 2), machine.nextIsPlainAction {
+          #expect(machine.takeNextAction() == expected)
+        } else {
+          Self.expect(machine.nextIsPlainAction == expected.hasPrefix("plain"))
+          #expect(Self.name(of: machine.takeNext()) == expected)
+        }
       }
     }
     while let name = Self.next(&machine) { #expect(name == model.removeFirst()) }

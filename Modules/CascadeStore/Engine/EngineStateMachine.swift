@@ -287,6 +287,20 @@ extension EngineStateMachine {
     return true
   }
 
+  /// Whether the next work item (``takeNext()``) is a plain action, which the holder takes as
+  /// itself (``takeNextAction()``).
+  @inlinable
+  var nextIsPlainAction: Bool {
+    !closed && commandQueue.isEmpty && queue.nextIsAction
+  }
+
+  /// The holder takes the next work item, a plain action, as itself: ``takeNext()`` without
+  /// making a work item of it (see ``WorkQueue``); only when ``nextIsPlainAction``.
+  @inlinable
+  mutating func takeNextAction() -> Action {
+    queue.removeFirstAction()
+  }
+
   /// The holder takes the next work item, a synchronous command's inputs before the rest; only
   /// when ``hasWork``.
   ///

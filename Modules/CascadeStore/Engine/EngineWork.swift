@@ -234,6 +234,19 @@ struct WorkQueue<State: Sendable, Action: Sendable>: Sendable {
     return work
   }
 
+  /// Whether the first work item is a plain action (``removeFirstAction()``).
+  @inlinable var nextIsAction: Bool {
+    !actions.isEmpty && (items.isEmpty || headGap > 0)
+  }
+
+  /// Removes and returns the first work item, a plain action, as itself; only when
+  /// ``nextIsAction``.
+  @inlinable
+  mutating func removeFirstAction() -> Action {
+    if items.isEmpty { trailing &-= 1 } else { headGap &-= 1 }
+    return actions.removeFirst()
+  }
+
   /// Removes and returns the first work item, if any.
   @inlinable
   mutating func popFirst() -> Work? {
