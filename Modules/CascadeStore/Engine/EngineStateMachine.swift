@@ -288,10 +288,10 @@ extension EngineStateMachine {
   }
 
   /// Whether the next work item (``takeNext()``) is a plain action, which the holder takes as
-  /// itself (``takeNextAction()``).
+  /// itself (``takeNextAction()``); asked only when ``hasWork``.
   @inlinable
   var nextIsPlainAction: Bool {
-    !closed && commandQueue.isEmpty && queue.nextIsAction
+    commandQueue.isEmpty && queue.nextIsAction
   }
 
   /// The holder takes the next work item, a plain action, as itself: ``takeNext()`` without

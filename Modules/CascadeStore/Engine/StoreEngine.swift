@@ -272,15 +272,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
   func drain(sender: StepSender?) {
     while true {
       storage.lock()
-      if machine.pointee.nextIsPlainAction {
-        // A plain action the processing thread sent itself (a subscriber's, a feedback's),
-        // queued and taken as itself: no work item copied (see `WorkQueue`).
-        let action = machine.pointee.takeNextAction()
-        storage.unlock()
-        reduce(action, mark: nil, sender: sender)
-        continue
-      }
       if machine.pointee.hasWork {
+        if machine.pointee.nextIsPlainAction {
+          // A plain action the processing thread sent itself (a subscriber's, a feedback's),
+          // queued and taken as itself: no work item copied (see `WorkQueue`).
+          let action = machine.pointee.takeNextAction()
+          storage.unlock()
+          reduce(action, mark: nil, sender: sender)
+          continue
+        }
         let work = machine.pointee.takeNext()
         storage.unlock()
         process(work, sender: sender)
