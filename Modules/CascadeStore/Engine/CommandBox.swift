@@ -85,7 +85,9 @@ final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unche
   @inlinable
   func run() async {
     do {
-      try await body(state, Store(engine: engine, origin: self))
+      try await CommandOrigin.local.withValue(name) {
+        try await body(state, Store(engine: engine, origin: self))
+      }
     } catch is CancellationError {
       // Cancellation is not failure.
     } catch {
@@ -102,22 +104,17 @@ struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
   let deadline: SchedulerInstant
 }
 
-/// The name of the command whose task is running, so a late send can say where it came from.
-///
-/// Bound around the creation of the command's task (`StoreEngine.startCommand`), which copies
-/// it into the task, and so into the tasks that one makes.
+/// The name of the command whose task is running, so a late send can say where it came from
+/// (bound by ``CommandTask/run()`` for the command's body, and the tasks it makes).
 @usableFromInline
 enum CommandOrigin {
-  @TaskLocal static var name: String?
+  /// The task-local value (not `@TaskLocal`, whose projection inlinable code cannot use): bound
+  /// in the command's own specialized code, with no wrapper of its own (whose async frames cost
+  /// executor switches).
+  @usableFromInline static let local = TaskLocal<String?>(wrappedValue: nil)
 
-  /// Makes a command's task with `name` bound, for the task to inherit.
-  @usableFromInline
-  static func makeTask(
-    named name: String,
-    _ make: () -> Task<Void, Never>
-  ) -> Task<Void, Never> {
-    $name.withValue(name, operation: make)
-  }
+  /// The name bound in the current task, if any.
+  static var name: String? { local.get() }
 }
 
 /// The id of a cancellable command.

@@ -89,13 +89,8 @@ extension StoreEngine {
     probe?.commandStarted(command.id, name)
     // The task begins at once, on this thread, and runs here until its first suspension: so
     // effects started one after another (by one input) begin in that order, always, however
-    // busy the cooperative pool is. No lock is held. The command's name is bound around the
-    // task's creation, which copies it into the task (for a late send's diagnostic, from the
-    // task or the tasks it makes): bound inside the task, it wrapped the body in two more async
-    // frames, each with executor switches.
-    let task = CommandOrigin.makeTask(named: name) {
-      Task.immediate { await command.run() }
-    }
+    // busy the cooperative pool is. No lock is held.
+    let task = Task.immediate { await command.run() }
     // Over already (it did not suspend): it has left the registry, and there is nothing to stop.
     if command.hasEnded { return }
     // Cancelled (or ended) while it began: the stop it missed is called now.
