@@ -221,6 +221,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     var command = CommandBox(name: name, operation: operation)
     command.id = id.map { CommandID($0) }
     command.cancelInFlight = cancelInFlight
+    command.startsAtOnce = id == nil
     engine.submit(.command(command))
   }
 

@@ -102,6 +102,33 @@ struct StoreLifecycleTests {
     escaped.set(nil)
   }
 
+  // AT-32, from inside the command's task: what it sends after the store is gone, through its
+  // handle or from a task it made, is dropped with a diagnostic naming the command (the name
+  // the command's task carries, whether or not the command suspended before).
+  @Test func lateInputFromACommandsTaskNamesTheCommand() async throws {
+    let diagnostics = Recorder<String>()
+    var store: Store<[String], String>? = Store(
+      initialState: [],
+      diagnostics: { diagnostics.append($0.description) }
+    ) { log, action in log.append(action) }
+    let released = Watched(false)
+    store?.run("Latecomer") { _, store in
+      _ = await released.wait { $0 }
+      store.send("late")
+      await Task { store.send("later") }.value
+    }
+    store = nil
+    released.set(true)
+    #expect(await diagnostics.wait(forCount: 2))
+    let dropped = "arrived after the store stopped accepting inputs and was dropped"
+    #expect(
+      diagnostics.values == [
+        "Input late \(dropped) (sent by command Latecomer)",
+        "Input later \(dropped) (sent by command Latecomer)",
+      ]
+    )
+  }
+
   // AT-34: a command that sends one action and then throws: the action is applied, later
   // actions are processed, and the error is surfaced.
   @Test func failingCommandDoesNotKillTheStore() async {

@@ -18,6 +18,9 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var id: CommandID?
   /// Whether running this command first cancels the commands in flight with the same id.
   @usableFromInline var cancelInFlight = false
+  /// Whether the command starts as soon as the store reaches it: `store.run { … }` without an
+  /// id (``canExecute`` always `true`, nothing to cancel first), so the engine need not ask.
+  @usableFromInline var startsAtOnce = false
   @usableFromInline let canExecute: @Sendable (State) -> Bool
   @usableFromInline let expiration: Duration
   @usableFromInline let work: Work
@@ -50,6 +53,50 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
+/// An asynchronous command started by the engine: its ``EffectOrigin`` (the registry's entry,
+/// and the mark on what it sends) and what its task runs, in one object, the only thing the
+/// task's closure captures.
+@usableFromInline
+final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unchecked Sendable {
+  // Safety: it adds only immutable properties of `Sendable` types to `EffectOrigin` (see its
+  // own note).
+  @usableFromInline let engine: StoreEngine<State, Action>
+  @usableFromInline let name: String
+  @usableFromInline let state: State
+  @usableFromInline let body: @Sendable (State, Store<State, Action>) async throws -> Void
+
+  @inlinable
+  init(
+    id: Int,
+    engine: StoreEngine<State, Action>,
+    name: String,
+    state: State,
+    body: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
+  ) {
+    self.engine = engine
+    self.name = name
+    self.state = state
+    self.body = body
+    super.init(id: id)
+  }
+
+  /// The task's work: the command's body with a handle whose inputs it tags, a failure other
+  /// than cancellation reported, and the effect ended, however it ended.
+  @inlinable
+  func run() async {
+    do {
+      try await CommandOrigin.local.withValue(name) {
+        try await body(state, Store(engine: engine, origin: self))
+      }
+    } catch is CancellationError {
+      // Cancellation is not failure.
+    } catch {
+      if !Task.isCancelled { engine.diagnostics(.commandFailed(command: name, error: error)) }
+    }
+    engine.endEffect(id)
+  }
+}
+
 /// A command waiting for the state to allow it.
 @usableFromInline
 struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
@@ -57,19 +104,17 @@ struct ParkedCommand<State: Sendable, Action: Sendable>: Sendable {
   let deadline: SchedulerInstant
 }
 
-/// The name of the command whose task is running, so a late send can say where it came from.
+/// The name of the command whose task is running, so a late send can say where it came from
+/// (bound by ``CommandTask/run()`` for the command's body, and the tasks it makes).
 @usableFromInline
 enum CommandOrigin {
-  @TaskLocal static var name: String?
+  /// The task-local value (not `@TaskLocal`, whose projection inlinable code cannot use): bound
+  /// in the command's own specialized code, with no wrapper of its own (whose async frames cost
+  /// executor switches).
+  @usableFromInline static let local = TaskLocal<String?>(wrappedValue: nil)
 
-  /// Runs `body` with `name` as the command's name (``name``).
-  @usableFromInline
-  static func run(
-    named name: String,
-    _ body: () async throws -> Void
-  ) async throws {
-    try await $name.withValue(name, operation: body)
-  }
+  /// The name bound in the current task, if any.
+  static var name: String? { local.get() }
 }
 
 /// The id of a cancellable command.

@@ -6,13 +6,30 @@ public import Synchronization
 ///
 /// A reference, not a number: the mark lives as long as the inputs that carry it, so nothing
 /// has to be forgotten, and the check costs an atomic load, no lock.
+///
+/// It is also the effect's entry in its ``EffectRegistry`` (its key and its stop), and, for an
+/// asynchronous command, what the command's task runs (``CommandTask``, a subclass): one object
+/// per effect, not an origin, an entry and the closures around them.
 @usableFromInline
-final class EffectOrigin: Sendable {
+class EffectOrigin: @unchecked Sendable {
+  // Safety: `key` and `id` are set before the origin is shared and never changed; `stop` and
+  // `stopped` are only read and written by its registry, under the lock of the engine that
+  // owns the registry (the registry is part of `EngineStateMachine`); the flags are atomics.
   /// The effect's number in its registry (0 for a replay).
   @usableFromInline let id: Int
   /// Whether the inputs it tags come from a replay (``StoreEngine/replay(_:)``), not an effect.
   @usableFromInline let isReplay: Bool
   @usableFromInline let cancelled = Atomic<Bool>(false)
+  /// Set once the effect ended (``EffectRegistry/end(_:)``; not when the store closed): read
+  /// without the lock by the thread that started a command, to skip the bookkeeping of a task
+  /// that is over.
+  @usableFromInline let ended = Atomic<Bool>(false)
+  /// The key `cancel(key:)` cancels it by (the user's `id:`), set by the registry only.
+  @usableFromInline var key: CommandID?
+  /// How it is stopped, once known: registry only, under the engine's lock.
+  @usableFromInline var stop: EffectStop?
+  /// Whether `stop` was handed out to be called: registry only, under the engine's lock.
+  @usableFromInline var stopped = false
 
   @usableFromInline
   init(id: Int, isReplay: Bool = false) {
@@ -22,6 +39,9 @@ final class EffectOrigin: Sendable {
 
   /// Whether the effect was cancelled: its inputs are dropped.
   @inlinable var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  /// Whether the effect has ended (its registry let it go).
+  @inlinable var hasEnded: Bool { ended.load(ordering: .acquiring) }
 
   @usableFromInline
   func cancel() {
@@ -72,16 +92,8 @@ enum EffectStop: Sendable {
 /// stops to call; the caller calls them after releasing the lock (each at most once).
 @usableFromInline
 struct EffectRegistry: Sendable {
-  @usableFromInline
-  struct Entry: Sendable {
-    @usableFromInline let origin: EffectOrigin
-    @usableFromInline let key: CommandID?
-    @usableFromInline var stop: EffectStop?
-    /// Whether `stop` was handed out to be called.
-    @usableFromInline var stopped = false
-  }
-
-  @usableFromInline var entries: [Int: Entry] = [:]
+  /// The effects in flight by id; each origin is its own entry (its key and stop).
+  @usableFromInline var entries: [Int: EffectOrigin] = [:]
   @usableFromInline var nextID = 1
 
   @usableFromInline init() {}
@@ -92,9 +104,22 @@ struct EffectRegistry: Sendable {
   /// Registers a running effect and returns its origin; `stop` ends it when it is cancelled.
   @usableFromInline
   mutating func register(key: CommandID?, stop: EffectStop?) -> EffectOrigin {
-    let origin = EffectOrigin(id: nextID)
+    register(key: key, stop: stop) { EffectOrigin(id: $0) }
+  }
+
+  /// Registers the running effect that `make` makes with the id it is given (an origin, or a
+  /// subclass of it that carries the effect's work), and returns it.
+  @inlinable
+  mutating func register<Origin: EffectOrigin>(
+    key: CommandID?,
+    stop: EffectStop?,
+    make: (Int) -> Origin
+  ) -> Origin {
+    let origin = make(nextID)
     nextID += 1
-    entries[origin.id] = Entry(origin: origin, key: key, stop: stop)
+    origin.key = key
+    origin.stop = stop
+    entries[origin.id] = origin
     return origin
   }
 
@@ -102,10 +127,10 @@ struct EffectRegistry: Sendable {
   /// with its id); `false` if the effect was cancelled meanwhile, and the caller stops it.
   @usableFromInline
   mutating func setStop(_ stop: EffectStop, for id: Int) -> Bool {
-    guard let entry = entries[id] else { return false }
-    let isCancelled = entry.origin.isCancelled
-    entries[id]?.stop = stop
-    entries[id]?.stopped = isCancelled
+    guard let origin = entries[id] else { return false }
+    let isCancelled = origin.isCancelled
+    origin.stop = stop
+    origin.stopped = isCancelled
     return !isCancelled
   }
 
@@ -113,8 +138,8 @@ struct EffectRegistry: Sendable {
   @usableFromInline
   mutating func cancel(key: CommandID) -> [EffectStop] {
     var stops: [EffectStop] = []
-    for (id, entry) in entries where entry.key == key {
-      stops += cancelEntry(id)
+    for origin in entries.values where origin.key == key {
+      if let stop = cancelEntry(origin) { stops.append(stop) }
     }
     return stops
   }
@@ -122,30 +147,32 @@ struct EffectRegistry: Sendable {
   /// Cancels one running effect; returns its stop, `nil` if it ended or was cancelled already.
   @usableFromInline
   mutating func cancel(effect id: Int) -> EffectStop? {
-    cancelEntry(id).first
+    entries[id].flatMap { cancelEntry($0) }
   }
 
   /// Cancels every running effect (shutdown); returns their stops.
   @usableFromInline
   mutating func cancelAll() -> [EffectStop] {
-    var stops: [EffectStop] = []
-    for id in entries.keys { stops += cancelEntry(id) }
-    return stops
+    entries.values.compactMap { cancelEntry($0) }
   }
 
-  private mutating func cancelEntry(_ id: Int) -> [EffectStop] {
-    guard let entry = entries[id] else { return [] }
-    entry.origin.cancel()
-    guard !entry.stopped, let stop = entry.stop else { return [] }
-    entries[id]?.stopped = true
-    return [stop]
+  private func cancelEntry(_ origin: EffectOrigin) -> EffectStop? {
+    origin.cancel()
+    guard !origin.stopped, let stop = origin.stop else { return nil }
+    origin.stopped = true
+    return stop
   }
 
   /// Effect `id` ended (returned, failed, completed or was disposed); returns whether it was
   /// in flight.
   @usableFromInline
   mutating func end(_ id: Int) -> Bool {
-    entries.removeValue(forKey: id) != nil
+    guard let origin = entries.removeValue(forKey: id) else { return false }
+    // Its task (if any) is over: the registry no longer keeps it, and whoever holds the origin
+    // after this (the inputs it tagged) does not keep the task alive either.
+    origin.stop = nil
+    origin.ended.store(true, ordering: .releasing)
+    return true
   }
 
   /// Empties the registry (the store closed); returns the stops not called yet, and how many
@@ -154,7 +181,10 @@ struct EffectRegistry: Sendable {
   mutating func removeAll() -> (stops: [EffectStop], count: Int) {
     let stops = entries.values.compactMap { $0.stopped ? nil : $0.stop }
     let count = entries.count
-    for entry in entries.values { entry.origin.cancel() }
+    for origin in entries.values {
+      origin.cancel()
+      origin.stop = nil
+    }
     entries = [:]
     return (stops, count)
   }
@@ -162,8 +192,8 @@ struct EffectRegistry: Sendable {
   /// The tasks of the effects in flight, cancelled or not, for a shutdown to await.
   @usableFromInline
   var tasks: [Task<Void, Never>] {
-    entries.values.compactMap { entry in
-      if case .task(let task) = entry.stop { return task }
+    entries.values.compactMap { origin in
+      if case .task(let task) = origin.stop { return task }
       return nil
     }
   }

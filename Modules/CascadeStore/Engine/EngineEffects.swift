@@ -13,6 +13,12 @@ extension StoreEngine {
 
   @inlinable
   func run(_ command: CommandBox<State, Action>) {
+    // `store.run { … }` without an id: nothing to cancel first and nothing to ask the state, so
+    // the registration's own check of a replay (`startEffect`) is the only lock it takes.
+    if command.startsAtOnce, case .async(let name, let body) = command.work {
+      startCommand(named: name, key: nil, state: machine.pointee.state, body)
+      return
+    }
     // A command queued before a replay began does not run during it: it is an effect.
     if storage.withLock({ $0.skipsEffectForReplay() }) { return }
     let state = machine.pointee.state
@@ -47,47 +53,48 @@ extension StoreEngine {
       body(state, handle)
       machine.pointee.holder.collectingCommandInputs = false
     case .async(let name, let body):
-      startTask(named: name, key: command.id) { handle in try await body(state, handle) }
+      startCommand(named: name, key: command.id, state: state, body)
     }
   }
 
-  /// Starts `body` in a task the store tracks (an effect of ``EffectRegistry``), cancelled on
-  /// shutdown and, when it has a `key`, by `cancel(id:)`.
+  /// Starts an asynchronous command's `body` in a task the store tracks (an effect of
+  /// ``EffectRegistry``), cancelled on shutdown and, when it has a `key`, by `cancel(id:)`.
   ///
-  /// `body` gets a handle whose inputs are tagged with the task, so that inputs it queued before a
-  /// cancellation are dropped with it.
+  /// `body` gets a handle whose inputs are tagged with the command, so that inputs it queued
+  /// before a cancellation are dropped with it.
+  ///
+  /// One object per command (``CommandTask``: the registry's entry, the origin of what it
+  /// sends, and what its task runs), and its task. The task begins at once, on this thread,
+  /// and runs here until its first suspension: a command that does not suspend is over when
+  /// `Task.immediate` returns, and its start costs two lock round trips (registering, ending),
+  /// not three, and no cancellation of a task that is done.
   ///
   /// Inlinable, so that it is specialized for the store's types where the store is used: the
   /// generic form looked up the task's and closures' generic metadata about 20 times per
   /// command (40% of the instructions of W4's round trip, callgrind).
   @inlinable
-  func startTask(
+  func startCommand(
     named name: String,
     key: CommandID?,
-    _ body: @escaping @Sendable (Store<State, Action>) async throws -> Void
+    state: State,
+    _ body: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
   ) {
-    guard let (origin, probe) = storage.withLock({ $0.startEffect(key: key, stop: nil) }) else {
-      return
+    let started = storage.withLock { machine in
+      machine.startEffect(key: key, stop: nil) { id in
+        CommandTask(id: id, engine: self, name: name, state: state, body: body)
+      }
     }
-    let id = origin.id
+    guard let (command, probe) = started else { return }
     _ = Resources.increment(charging: account)
-    probe?.commandStarted(id, name)
-    let handle = Store(engine: self, origin: origin)
+    probe?.commandStarted(command.id, name)
     // The task begins at once, on this thread, and runs here until its first suspension: so
     // effects started one after another (by one input) begin in that order, always, however
     // busy the cooperative pool is. No lock is held.
-    let task = Task.immediate { [weak self] in
-      do {
-        try await CommandOrigin.run(named: name) { try await body(handle) }
-      } catch is CancellationError {
-        // Cancellation is not failure.
-      } catch {
-        if !Task.isCancelled { self?.diagnostics(.commandFailed(command: name, error: error)) }
-      }
-      self?.endEffect(id)
-    }
+    let task = Task.immediate { await command.run() }
+    // Over already (it did not suspend): it has left the registry, and there is nothing to stop.
+    if command.hasEnded { return }
     // Cancelled (or ended) while it began: the stop it missed is called now.
-    if !storage.withLock({ $0.effects.setStop(.task(task), for: id) }) { task.cancel() }
+    if !storage.withLock({ $0.effects.setStop(.task(task), for: command.id) }) { task.cancel() }
   }
 
   /// Registers an effect that is not a task of the store's (a stream of mutations, a feedback
@@ -110,7 +117,10 @@ extension StoreEngine {
   }
 
   /// Effect `id` ended, however it ended.
-  @usableFromInline
+  ///
+  /// Inlinable, so that a command's task calls it specialized: the generic form looked up the
+  /// metadata of its lock's result (a tuple with an optional probe) on every call.
+  @inlinable
   func endEffect(_ id: Int) {
     let (ended, probe, waiters) = storage.withLock { $0.endEffect(id) }
     guard ended else { return }

@@ -521,9 +521,22 @@ extension EngineStateMachine {
     return (effects.register(key: key, stop: stop), probe)
   }
 
+  /// Registers the effect `make` makes with its id (``EffectRegistry/register(key:stop:make:)``:
+  /// a command's ``CommandTask``), unless the store has closed or a replay is in progress
+  /// (counted).
+  @inlinable
+  mutating func startEffect<Origin: EffectOrigin>(
+    key: CommandID?,
+    stop: EffectStop?,
+    make: (Int) -> Origin
+  ) -> (Origin, StoreProbe<State, Action>?)? {
+    guard !closed, !skipsEffectForReplay() else { return nil }
+    return (effects.register(key: key, stop: stop, make: make), probe)
+  }
+
   /// Effect `id` ended: whether it was still registered, and, if no effect is left, the waiters
   /// to resume.
-  @usableFromInline
+  @inlinable
   mutating func endEffect(
     _ id: Int
   ) -> (ended: Bool, probe: StoreProbe<State, Action>?, waiters: [CheckedContinuation<Void, Never>])
