@@ -80,7 +80,8 @@ extension ReactorCore {
           // where the reactor's weak reference (a side table) makes each cost ~80 instructions:
           // W1 Reactor 1085 → 907 instructions per action (Tooling/callgrind.sh). The context
           // saves looking the core up again (for a reactor without a `runtime` property, a second
-          // lookup in the shared table).
+          // lookup in the shared table). The casts are unchecked: checked casts (`as!`) here and
+          // in `reduce` cost W1 Reactor 938 → 1,089 instructions per action (+16 %).
           return sender.withContext { reactor, core in
             step(
               input,
