@@ -209,13 +209,15 @@ final class LedgerApp: Sendable {
   ///
   /// Not in a tight loop: with the sending-thread isolation, the thread that processes drains
   /// what others queue meanwhile, and producers that never pause would keep it draining (and
-  /// holding what it sent through) forever.
+  /// holding what it sent through) forever. A tick every 500 µs, not 50: a debug build under
+  /// TSan processes a reactor's input in about as long as 50 µs, and the teardown test's thread
+  /// that drained never got back out (CI, once).
   static func tick(_ probe: WorkProbe, send: @Sendable (LedgerInput) -> Void) async {
     probe.start(.task)
     await withTaskCancellationHandler {
       while !Task.isCancelled {
         send(.tick)
-        try? await Task.sleep(for: .microseconds(50))
+        try? await Task.sleep(for: .microseconds(500))
       }
     } onCancel: {
       probe.note("~task")
