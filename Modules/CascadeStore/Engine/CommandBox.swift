@@ -59,7 +59,7 @@ struct CommandBox<State: Sendable, Action: Sendable>: Sendable {
 @usableFromInline
 final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unchecked Sendable {
   // Safety: it adds only immutable properties of `Sendable` types to `EffectOrigin` (see its
-  // own note).
+  // own note, and the TSan suites it names).
   @usableFromInline let engine: StoreEngine<State, Action>
   @usableFromInline let name: String
   @usableFromInline let state: State
