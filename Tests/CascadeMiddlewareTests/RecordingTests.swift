@@ -121,6 +121,27 @@ struct RecordingTests {
     #expect(recording.damage?.text == #"{"input":{"explode":{}},"sequence":3,"time":1}"#)
   }
 
+  /// A time no recorder writes — beyond what `Duration` holds, negative, not a number — is a
+  /// corrupt line, reported with its number; reading it once trapped (found by fuzz-recording).
+  @Test(arguments: ["1e30", "-1", "1.7976931348623157e308", "1e12.5", "\"NaN\""])
+  func aTimeOutOfRangeIsACorruptLine(time: String) {
+    let text = """
+      {"input":{"add":{"_0":1}},"sequence":1,"time":1e12}
+      {"input":{"add":{"_0":2}},"sequence":2,"time":\(time)}
+      {"input":{"add":{"_0":4}},"sequence":3,"time":2}
+
+      """
+    let recording = Recording<Op>(jsonLines: text)
+
+    #expect(recording.inputs == [.add(1)])
+    #expect(recording.entries.first?.time.offset == .seconds(1_000_000_000_000))
+    #expect(recording.damage?.line == 2)
+    guard case .corrupt = recording.damage?.reason else {
+      Issue.record("expected a corrupt line, got \(String(describing: recording.damage))")
+      return
+    }
+  }
+
   @Test func garbageIsCorruptNotTruncated() {
     let recording = Recording<Op>(jsonLines: "not json\n")
     #expect(recording.entries.isEmpty)

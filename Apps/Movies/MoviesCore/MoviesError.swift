@@ -49,10 +49,89 @@ public enum MoviesError: Error, Sendable, Equatable, Hashable, Codable, CustomSt
   }
 
   /// A wait, for people: `2 s`, `0.5 s`.
+  ///
+  /// Any duration prints, even one no `Retry-After` can ask for.
   public static func seconds(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
+    // `Duration.components` traps when the seconds do not fit 64 bits; the attoseconds do not.
+    let (seconds, attoseconds) = duration.attoseconds.quotientAndRemainder(
+      dividingBy: 1_000_000_000_000_000_000
+    )
     if attoseconds == 0 { return "\(seconds) s" }
     let value = Double(seconds) + Double(attoseconds) / 1e18
     return "\((value * 1000).rounded() / 1000) s"
+  }
+}
+
+extension MoviesError {
+  /// Decodes a failure as it was encoded (a recording's), refusing a number no client could
+  /// have seen: a status of more than three digits, a negative byte count, a wait below zero or
+  /// longer than the longest `Retry-After` (``RetryAfter``: a billion billion seconds).
+  public init(from decoder: any Decoder) throws {
+    let error = try Coded(from: decoder).error
+    switch error {
+    case .httpStatus(let status) where !(0...999).contains(status):
+      throw Self.outOfRange(decoder, "an HTTP status has three digits, not \(status)")
+    case .truncatedBody(let received, let expected)
+    where received < 0 || (expected ?? 0) < 0:
+      throw Self.outOfRange(decoder, "a byte count is not negative")
+    case .bodyTooLarge(let limit) where limit < 0:
+      throw Self.outOfRange(decoder, "a byte limit is not negative")
+    case .tooManyRequests(let wait?) where wait < .zero || wait > .seconds(RetryAfter.longest):
+      throw Self.outOfRange(decoder, "a Retry-After wait is 0 to \(RetryAfter.longest) s")
+    default: self = error
+    }
+  }
+
+  /// Encodes the failure as Swift's synthesized `Codable` would.
+  public func encode(to encoder: any Encoder) throws {
+    try Coded(self).encode(to: encoder)
+  }
+
+  private static func outOfRange(_ decoder: any Decoder, _ message: String) -> DecodingError {
+    .dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message))
+  }
+
+  /// The failure's cases with Swift's synthesized coding, which ``init(from:)`` checks.
+  private enum Coded: Codable {
+    case transport(String)
+    case httpStatus(Int)
+    case malformedBody(String)
+    case malformedReply(String)
+    case timeout
+    case truncatedBody(received: Int, expected: Int?)
+    case bodyTooLarge(limit: Int)
+    case notJSON(contentType: String)
+    case tooManyRequests(retryAfter: Duration?)
+
+    init(_ error: MoviesError) {
+      self =
+        switch error {
+        case .transport(let message): .transport(message)
+        case .httpStatus(let status): .httpStatus(status)
+        case .malformedBody(let message): .malformedBody(message)
+        case .malformedReply(let message): .malformedReply(message)
+        case .timeout: .timeout
+        case .truncatedBody(let received, let expected):
+          .truncatedBody(received: received, expected: expected)
+        case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)
+        case .notJSON(let contentType): .notJSON(contentType: contentType)
+        case .tooManyRequests(let wait): .tooManyRequests(retryAfter: wait)
+        }
+    }
+
+    var error: MoviesError {
+      switch self {
+      case .transport(let message): .transport(message)
+      case .httpStatus(let status): .httpStatus(status)
+      case .malformedBody(let message): .malformedBody(message)
+      case .malformedReply(let message): .malformedReply(message)
+      case .timeout: .timeout
+      case .truncatedBody(let received, let expected):
+        .truncatedBody(received: received, expected: expected)
+      case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)
+      case .notJSON(let contentType): .notJSON(contentType: contentType)
+      case .tooManyRequests(let wait): .tooManyRequests(retryAfter: wait)
+      }
+    }
   }
 }

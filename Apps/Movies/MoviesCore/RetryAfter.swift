@@ -11,7 +11,7 @@ public import Foundation
 /// ```
 public enum RetryAfter {
   /// The wait `value` asks for, counted from `now`: `nil` when it is neither form; zero for a
-  /// date that has passed; at most about 31,700 years (a billion billion seconds).
+  /// date that has passed; at most a billion billion seconds (about 32 billion years).
   public static func parse(_ value: String, now: Date) -> Duration? {
     let text = value.trimmingCharacters(in: .whitespaces)
     if !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {

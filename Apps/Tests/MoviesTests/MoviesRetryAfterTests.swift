@@ -114,4 +114,44 @@ import Testing
     #expect(run.requests == [.zero, .seconds(2)])
     #expect(run.outcome == .success(1))
   }
+
+  /// A failure read back from a recording is the one written, in Swift's synthesized form.
+  @Test(arguments: [
+    MoviesError.tooManyRequests(retryAfter: .milliseconds(1500)), .tooManyRequests(retryAfter: nil),
+    .httpStatus(503), .truncatedBody(received: 5, expected: nil), .bodyTooLarge(limit: 10),
+    .timeout, .notJSON(contentType: "text/html"),
+  ])
+  func aFailureDecodesAsItWasEncoded(_ failure: MoviesError) throws {
+    let data = try JSONEncoder().encode(failure)
+    #expect(try JSONDecoder().decode(MoviesError.self, from: data) == failure)
+  }
+
+  /// A number no client could have seen in a failure is refused when it is read, not trapped on
+  /// later (a wait beyond what `Duration.components` holds trapped when it was printed).
+  @Test(arguments: [
+    #"{"tooManyRequests":{"retryAfter":[9000000000000000000,0]}}"#,
+    #"{"tooManyRequests":{"retryAfter":[-1,0]}}"#,
+    #"{"httpStatus":{"_0":1000}}"#,
+    #"{"httpStatus":{"_0":-200}}"#,
+    #"{"truncatedBody":{"received":-1,"expected":10}}"#,
+    #"{"truncatedBody":{"received":1,"expected":-10}}"#,
+    #"{"bodyTooLarge":{"limit":-1}}"#,
+  ])
+  func aFailureWithANumberOutOfRangeIsRefused(_ json: String) {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(MoviesError.self, from: Data(json.utf8))
+    }
+  }
+
+  /// The longest wait a `Retry-After` may ask for reads back, and prints.
+  @Test func theLongestWaitPrints() throws {
+    let longest = try #require(RetryAfter.parse("99999999999999999999999", now: .now))
+    let data = try JSONEncoder().encode(MoviesError.tooManyRequests(retryAfter: longest))
+    #expect(
+      try JSONDecoder().decode(MoviesError.self, from: data)
+        == .tooManyRequests(retryAfter: longest)
+    )
+    #expect(MoviesError.seconds(longest) == "1000000000000000000 s")
+    #expect(MoviesError.seconds(.milliseconds(1500)) == "1.5 s")
+  }
 }

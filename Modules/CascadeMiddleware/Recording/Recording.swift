@@ -72,8 +72,9 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
   /// Reads a recording from the text of a JSON Lines file.
   ///
   /// Empty lines are skipped, and so are the states a recorder with `recordingStates` wrote
-  /// (`{"state":…}`). Reading stops at the first line that is not a record; the entries before it
-  /// are kept and that line is described in ``damage``.
+  /// (`{"state":…}`). Reading stops at the first line that is not a record (a record's time
+  /// included: 0 to 10¹² seconds, as a recorder writes it); the entries before it are kept and
+  /// that line is described in ``damage``.
   public init(jsonLines text: String) {
     var entries: [Entry] = []
     var damage: RecordingDamage?
@@ -167,6 +168,10 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
     /// Whether the line holds a reactor's mutation, decoded later with its type.
     var hasMutation: Bool
 
+    /// The latest time a record may have, in seconds after the recorder's origin: about 31,700
+    /// years.
+    static var latestTime: Double { 1e12 }
+
     private enum CodingKeys: String, CodingKey {
       case sequence, time, input, mutation
     }
@@ -175,6 +180,14 @@ public struct Recording<Input: Decodable & Sendable>: Sendable {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       sequence = try container.decode(UInt64.self, forKey: .sequence)
       time = try container.decode(Double.self, forKey: .time)
+      // A time no recorder writes would trap as a `Duration` (over about 1.7e20 s, or NaN).
+      guard (0...Self.latestTime).contains(time) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .time,
+          in: container,
+          debugDescription: "a record's time is 0 to \(Self.latestTime) seconds, not \(time)"
+        )
+      }
       input = try container.decode(Input.self, forKey: .input)
       hasMutation = container.contains(.mutation)
     }
