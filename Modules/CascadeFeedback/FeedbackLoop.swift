@@ -69,7 +69,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///     ``coalescedDeliveries``). Feedbacks see every state either way.
   ///   - middlewares: Middlewares that see every event and the resulting state.
   ///   - diagnostics: Receives what goes wrong in the loop's machinery: a failed effect
-  ///     (`StoreDiagnostic.commandFailed`), an event emitted after the loop shut down. Default:
+  ///     (`StoreDiagnostic.effectFailed`), an event emitted after the loop shut down. Default:
   ///     `nil`, which reports them as test failures or runtime warnings.
   @inlinable
   public convenience init(
@@ -174,7 +174,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       // and make every retain of it slower.
       send: { gate.send($0, through: store) },
       report: { error in
-        store.report(.commandFailed(command: "feedback effect", error: error))
+        store.report(.effectFailed(effect: "feedback effect", error: error))
       },
       // Effects are effects of the store's cancellation registry: cancelling one drops the
       // events it sent that are still queued.

@@ -30,8 +30,8 @@ public import CascadeStreams
 ///   initialState: AppState(),
 ///   middlewares: [errors],
 ///   diagnostics: { diagnostic in
-///     if case .commandFailed(let command, let error) = diagnostic {
-///       errors.reportFailure(error, source: command)
+///     if case .effectFailed(let effect, let error) = diagnostic {
+///       errors.reportFailure(error, source: effect)
 ///     }
 ///   },
 ///   reducer: reduce

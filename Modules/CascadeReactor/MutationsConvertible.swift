@@ -23,7 +23,7 @@ public import CascadeStreams
 /// action rate matters; the `Observable` form is there so that ReactorKit reactors port
 /// unchanged.
 ///
-/// A stream's failure is reported (as `StoreDiagnostic.commandFailed`) and the reactor goes on.
+/// A stream's failure is reported (as `StoreDiagnostic.effectFailed`) and the reactor goes on.
 public protocol MutationsConvertible<Mutation> {
   /// The type of the mutations.
   associatedtype Mutation: Sendable

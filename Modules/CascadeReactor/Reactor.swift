@@ -159,7 +159,7 @@ public protocol Reactor: AnyObject, Sendable {
   var middlewares: [any Middleware<Action, State>] { get }
 
   /// Receives what goes wrong in the reactor's machinery: a failed asynchronous mutation
-  /// (`StoreDiagnostic.commandFailed`), an action sent after the reactor closed. Read once, when
+  /// (`StoreDiagnostic.effectFailed`), an action sent after the reactor closed. Read once, when
   /// the reactor starts. Default: `nil`, which reports them as test failures or runtime warnings.
   ///
   /// Route them to an `ErrorReportingMiddleware` with its `reportFailure(_:source:state:)`.

@@ -243,7 +243,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - cancelInFlight: Whether to cancel the effects in flight with the same `id` first, at
   ///     once — the "latest search wins" case.
   ///   - stream: The actions to send. A stream that fails ends the effect, and its error is
-  ///     reported as the effect's (``StoreDiagnostic/commandFailed(command:error:)``).
+  ///     reported as the effect's (``StoreDiagnostic/effectFailed(effect:error:)``).
   public func run<S: ObservableType>(
     _ name: String = "stream",
     id: (any Hashable & Sendable)? = nil,
@@ -519,7 +519,7 @@ extension Store {
     guard let handle = beginEffect(id: id, name: name(), stop: { slot.dispose() }) else { return }
     let subscription = stream.subscribe(
       onNext: { deliver($0, handle) },
-      onError: { error in handle.report(.commandFailed(command: name(), error: error)) },
+      onError: { error in handle.report(.effectFailed(effect: name(), error: error)) },
       onDisposed: { handle.endEffect() }
     )
     slot.setDisposable(subscription)

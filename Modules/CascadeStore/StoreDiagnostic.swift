@@ -9,11 +9,13 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
   /// policy. `rejected` says whether it was dropped.
   case reentrant(input: String, during: String, rejected: Bool)
   /// An input arrived after the store stopped accepting inputs (shut down, or released while a
-  /// command still held a handle), and was dropped. `origin` names the command it came from, if
+  /// command still held a handle), and was dropped. `origin` names the effect it came from, if
   /// it came from one.
   case lateInput(_ input: String, origin: String?)
-  /// An asynchronous command threw an error other than cancellation.
-  case commandFailed(command: String, error: any Error)
+  /// An asynchronous effect failed with an error other than cancellation: a store's command or
+  /// ``Store/run(_:id:cancelInFlight:stream:)`` stream, a reactor's mutation stream, a feedback
+  /// loop's effect. `effect` is the name it was started with.
+  case effectFailed(effect: String, error: any Error)
   /// A feedback loop does not settle: its feedbacks sent `events` events in a row on its
   /// processing thread, each in response to a state their previous event produced, with no
   /// event from outside between. The following ones go through the loop's scheduler, one per
@@ -28,9 +30,9 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
         + (rejected ? ": rejected (ReentrancyPolicy.reject)" : ": queued (ReentrancyPolicy.report)")
     case .lateInput(let input, let origin):
       "Input \(input) arrived after the store stopped accepting inputs and was dropped"
-        + (origin.map { " (sent by command \($0))" } ?? "")
-    case .commandFailed(let command, let error):
-      "Command \(command) failed: \(error)"
+        + (origin.map { " (sent by effect \"\($0)\")" } ?? "")
+    case .effectFailed(let effect, let error):
+      "Effect \"\(effect)\" failed: \(error)"
     case .loopDidNotSettle(let events):
       "A feedback loop did not settle: its feedbacks sent \(events) events in a row in response "
         + "to its own states; the next ones go through its scheduler, one per millisecond"

@@ -181,9 +181,9 @@ struct FeedbackAsyncTests {
         await loop.shutdown()
       }
     } matching: { issue in
-      issue.description.contains("feedback effect failed: Boom()")
+      issue.description.contains(#""feedback effect" failed: Boom()"#)
     }
-    #expect(collector.messages.values == ["Command feedback effect failed: Boom()"])
+    #expect(collector.messages.values == [#"Effect "feedback effect" failed: Boom()"#])
   }
 
   // The loop's `diagnostics` parameter receives a failed effect (no test issue is recorded), so
@@ -206,7 +206,7 @@ struct FeedbackAsyncTests {
     #expect(await received.wait(forCount: 1))
     // The effect has ended: nothing more is reported, and its event is reduced.
     await loop.finish()
-    #expect(received.values == ["Command feedback effect failed: Boom()"])
+    #expect(received.values == [#"Effect "feedback effect" failed: Boom()"#])
     #expect(loop.currentState.results == ["before failure"])
     await loop.shutdown()
   }

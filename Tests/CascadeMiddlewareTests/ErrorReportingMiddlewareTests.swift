@@ -86,8 +86,8 @@ struct ErrorReportingMiddlewareTests {
       middlewares: [errors],
       scheduler: TestScheduler(),
       diagnostics: { diagnostic in
-        if case .commandFailed(let command, let error) = diagnostic {
-          errors.reportFailure(error, source: command)
+        if case .effectFailed(let effect, let error) = diagnostic {
+          errors.reportFailure(error, source: effect)
         }
       },
       reducer: Self.reduce

@@ -123,8 +123,8 @@ struct StoreLifecycleTests {
     let dropped = "arrived after the store stopped accepting inputs and was dropped"
     #expect(
       diagnostics.values == [
-        "Input late \(dropped) (sent by command Latecomer)",
-        "Input later \(dropped) (sent by command Latecomer)",
+        "Input late \(dropped) (sent by effect \"Latecomer\")",
+        "Input later \(dropped) (sent by effect \"Latecomer\")",
       ]
     )
   }
@@ -147,7 +147,7 @@ struct StoreLifecycleTests {
     #expect(store.effectsInFlight == 0)
     store.send("after")
     #expect(store.state == ["before failure", "after"])
-    #expect(diagnostics.values == ["Command Failing failed: Boom()"])
+    #expect(diagnostics.values == [#"Effect "Failing" failed: Boom()"#])
   }
 
   // AT-35: cancellation is not failure: a cancelled command reports nothing.

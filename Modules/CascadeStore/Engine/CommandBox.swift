@@ -91,7 +91,7 @@ final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unche
     } catch is CancellationError {
       // Cancellation is not failure.
     } catch {
-      if !Task.isCancelled { engine.diagnostics(.commandFailed(command: name, error: error)) }
+      if !Task.isCancelled { engine.diagnostics(.effectFailed(effect: name, error: error)) }
     }
     engine.endEffect(id)
   }
