@@ -8,7 +8,7 @@ public import CascadeStreams
 /// enum Event: Sendable { case increment, decrement }
 ///
 /// let loop = FeedbackLoop(
-///   initial: 0,
+///   initialState: 0,
 ///   reduce: { count, event in
 ///     switch event {
 ///     case .increment: count + 1
@@ -56,7 +56,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// Creates and starts a loop with a reducer that returns the next state (the seed's form).
   ///
   /// - Parameters:
-  ///   - initial: The state before any event.
+  ///   - initialState: The state before any event.
   ///   - reduce: The pure function `(State, Event) -> State`.
   ///   - feedbacks: The feedbacks, started in order.
   ///   - scheduler: Where ``states`` delivers, and the clock middlewares see. Default: the main
@@ -73,7 +73,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   ///     `nil`, which reports them as test failures or runtime warnings.
   @inlinable
   public convenience init(
-    initial: State,
+    initialState: State,
     reduce: @escaping @Sendable (State, Event) -> State,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler(),
@@ -82,7 +82,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
     self.init(
-      initial: initial,
+      initialState: initialState,
       reduceInPlace: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks,
       scheduler: scheduler,
@@ -95,10 +95,10 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// Creates and starts a loop with a reducer that updates the state in place (no copy of the
   /// state per event).
   ///
-  /// The parameters are those of ``init(initial:reduce:feedbacks:scheduler:deliversEveryState:middlewares:diagnostics:)``.
+  /// The parameters are those of ``init(initialState:reduce:feedbacks:scheduler:deliversEveryState:middlewares:diagnostics:)``.
   @inlinable
   public convenience init(
-    initial: State,
+    initialState: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler = MainScheduler(),
@@ -107,7 +107,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) {
     self.init(
-      initial: initial,
+      initialState: initialState,
       reduceInPlace: reduce,
       feedbacks: feedbacks,
       scheduler: scheduler,
@@ -128,7 +128,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// or a smaller one in tests.
   @inlinable
   package init(
-    initial: State,
+    initialState: State,
     reduceInPlace reduce: @escaping @Sendable (inout State, Event) -> Void,
     feedbacks: [Feedback<State, Event>],
     scheduler: any Scheduler,
@@ -140,7 +140,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
     settleLimit: Int
   ) {
     store = Store(
-      initialState: initial,
+      initialState: initialState,
       middlewares: middlewares,
       isolation: .callerThread,
       reentrancy: .queue,
@@ -268,7 +268,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   /// `Store.replay(_:)`; CascadeMiddleware's `Recording.replay(into:)` replays a file with it.
   ///
   /// ```swift
-  /// let loop = FeedbackLoop(initial: Paging(), reduce: Paging.reduce, feedbacks: [loadPage])
+  /// let loop = FeedbackLoop(initialState: Paging(), reduce: Paging.reduce, feedbacks: [loadPage])
   /// let report = await loop.replay(recording.inputs)  // no request is made
   /// ```
   ///

@@ -2,10 +2,10 @@ public import CascadeStore
 public import CascadeStreams
 
 extension Observable where Failure == Never, Element: Sendable {
-  /// A feedback loop as a stream: each subscription runs a loop of its own, from `initial`, and
+  /// A feedback loop as a stream: each subscription runs a loop of its own, from `initialState`, and
   /// ending the subscription ends that loop — ReactiveFeedback's `SignalProducer.system`.
   ///
-  /// The subscriber receives `initial` first, at once, then every state, delivered on
+  /// The subscriber receives `initialState` first, at once, then every state, delivered on
   /// `scheduler`. As in ReactiveFeedback, the events the feedbacks emit go through `scheduler`
   /// too: each is reduced a turn later (on a `TestScheduler`, at the next `advance()`), so
   /// feedbacks that answer every state with an event never hold the subscriber, and ending the
@@ -18,7 +18,7 @@ extension Observable where Failure == Never, Element: Sendable {
   ///
   /// ```swift
   /// let countdown = Observable.system(
-  ///   initial: 3,
+  ///   initialState: 3,
   ///   reduce: { count, _ in count - 1 },
   ///   feedbacks: [
   ///     Feedback { states in
@@ -34,16 +34,16 @@ extension Observable where Failure == Never, Element: Sendable {
   /// come from outside (``FeedbackLoop/send(_:)``).
   ///
   /// - Parameters:
-  ///   - initial: The state each loop starts from.
+  ///   - initialState: The state each loop starts from.
   ///   - reduce: The pure function `(State, Event) -> State`.
   ///   - feedbacks: The feedbacks, started in order for each subscription.
-  ///   - scheduler: Where the states after `initial` are delivered. Default: the main queue.
+  ///   - scheduler: Where the states after `initialState` are delivered. Default: the main queue.
   ///   - deliversEveryState: Whether every state is delivered, however far behind the subscriber
   ///     is (default `false`: the latest).
   ///   - diagnostics: Receives what goes wrong in each loop (see ``FeedbackLoop``).
   /// - Returns: The states of a new loop per subscription.
   public static func system<Event: Sendable>(
-    initial: Element,
+    initialState: Element,
     reduce: @escaping @Sendable (Element, Event) -> Element,
     feedbacks: [Feedback<Element, Event>],
     scheduler: any Scheduler = MainScheduler(),
@@ -51,7 +51,7 @@ extension Observable where Failure == Never, Element: Sendable {
     diagnostics: (@Sendable (StoreDiagnostic) -> Void)? = nil
   ) -> Observable<Element, Never> {
     system(
-      initial: initial,
+      initialState: initialState,
       reduceInPlace: { state, event in state = reduce(state, event) },
       feedbacks: feedbacks,
       scheduler: scheduler,
@@ -63,9 +63,9 @@ extension Observable where Failure == Never, Element: Sendable {
   /// A feedback loop as a stream, with a reducer that updates the state in place.
   ///
   /// ReactiveFeedback's `SignalProducer.feedbackLoop`. See
-  /// ``system(initial:reduce:feedbacks:scheduler:deliversEveryState:diagnostics:)``.
+  /// ``system(initialState:reduce:feedbacks:scheduler:deliversEveryState:diagnostics:)``.
   public static func system<Event: Sendable>(
-    initial: Element,
+    initialState: Element,
     reduceInPlace reduce: @escaping @Sendable (inout Element, Event) -> Void,
     feedbacks: [Feedback<Element, Event>],
     scheduler: any Scheduler = MainScheduler(),
@@ -74,7 +74,7 @@ extension Observable where Failure == Never, Element: Sendable {
   ) -> Observable<Element, Never> {
     Observable.create { observer in
       let loop = FeedbackLoop(
-        initial: initial,
+        initialState: initialState,
         reduceInPlace: reduce,
         feedbacks: feedbacks,
         scheduler: scheduler,

@@ -14,7 +14,7 @@ extension TestScheduler {
   /// ```swift
   /// let scheduler = TestScheduler()
   /// let loop = FeedbackLoop(
-  ///   initial: Search(),
+  ///   initialState: Search(),
   ///   reduce: Search.reduce,
   ///   feedbacks: [Search.results(on: scheduler)],
   ///   scheduler: scheduler
@@ -79,7 +79,7 @@ extension TestScheduler {
   /// ```swift
   /// let scheduler = TestScheduler()
   /// let loop = FeedbackLoop(
-  ///   initial: 0,
+  ///   initialState: 0,
   ///   reduce: { count, event in event == .increment ? count + 1 : count - 1 },
   ///   feedbacks: [],
   ///   scheduler: scheduler

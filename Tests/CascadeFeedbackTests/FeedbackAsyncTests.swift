@@ -56,7 +56,7 @@ struct FeedbackAsyncTests {
   @Test func asyncQueryEffectRunsOnVirtualTime() async throws {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query, send in
@@ -82,7 +82,7 @@ struct FeedbackAsyncTests {
     let scheduler = TestScheduler()
     let cancelled = Counter()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query, send in
@@ -120,7 +120,7 @@ struct FeedbackAsyncTests {
     let ticks = Counter()
     let cancelled = Counter()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(predicate: { $0.query != nil }) { _, send in
@@ -163,7 +163,7 @@ struct FeedbackAsyncTests {
     await withKnownIssue {
       await withIssueReporters(IssueReporters.current + [collector]) {
         let loop = FeedbackLoop<Search, SearchEvent>(
-          initial: Search(),
+          initialState: Search(),
           reduceInPlace: Self.reduce,
           feedbacks: [
             Feedback(skippingRepeated: { _ in "once" }) { _, send in
@@ -192,7 +192,7 @@ struct FeedbackAsyncTests {
     struct Boom: Error {}
     let received = Recorder<String>()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: { _ in "once" }) { _, send in
@@ -217,7 +217,7 @@ struct FeedbackAsyncTests {
     let collector = IssueCollector()
     try await withIssueReporters(IssueReporters.current + [collector]) {
       let loop = FeedbackLoop<Search, SearchEvent>(
-        initial: Search(),
+        initialState: Search(),
         reduceInPlace: Self.reduce,
         feedbacks: [
           Feedback(skippingRepeated: \.query) { _, _ in

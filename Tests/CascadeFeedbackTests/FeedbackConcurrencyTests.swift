@@ -71,7 +71,7 @@ struct FeedbackConcurrencyTests {
       if !increasing { violations.increment() }
     }
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduceInPlace: { count, amount in
         if inside.add(1, ordering: .acquiringAndReleasing).newValue > 1 { overlaps.increment() }
         count += amount
@@ -101,7 +101,7 @@ struct FeedbackConcurrencyTests {
   // observe a subsequence of the reduce log, in order, ending with the final state.
   @Test func subscribersObserveReduceOrder() async {
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduceInPlace: { count, _ in count += 1 },
       feedbacks: [],
       scheduler: SerialDispatchQueueScheduler(label: "loop")
@@ -146,7 +146,7 @@ struct FeedbackConcurrencyTests {
       let index: Int
     }
     let loop = FeedbackLoop<Log, Tagged>(
-      initial: Log(),
+      initialState: Log(),
       reduceInPlace: { log, event in
         if log.next[event.thread] != event.index { log.outOfOrder += 1 }
         log.next[event.thread] = event.index + 1
@@ -192,7 +192,7 @@ struct FeedbackConcurrencyTests {
     let gate = Gate()
     let results = PublishSubject<String, Never>()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(start: { context in
@@ -224,7 +224,7 @@ struct FeedbackConcurrencyTests {
     let source = PublishSubject<Int, Never>()
     let states = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { total, value in total + value },
       feedbacks: [
         Feedback(start: { context in
@@ -255,7 +255,7 @@ struct FeedbackConcurrencyTests {
     let gate = Gate()
     let source = PublishSubject<String, Never>()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(query: "q"),
+      initialState: Search(query: "q"),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(start: { context in
@@ -289,7 +289,7 @@ struct FeedbackConcurrencyTests {
       case tick(Int)
     }
     let loop = FeedbackLoop<Generations, Step>(
-      initial: Generations(),
+      initialState: Generations(),
       reduceInPlace: { state, step in
         switch step {
         case .next: state.generation += 1

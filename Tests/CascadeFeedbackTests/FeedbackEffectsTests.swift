@@ -48,7 +48,7 @@ struct FeedbackEffectsTests {
   @Test func predicateStartsCancelsAndRestarts() async {
     let probe = EffectProbe<Int, ToggleEvent>()
     let loop = FeedbackLoop<Toggle, ToggleEvent>(
-      initial: Toggle(),
+      initialState: Toggle(),
       reduceInPlace: Self.reduce,
       feedbacks: [Feedback(predicate: \.isOn) { state in probe.effect(state.other) }],
       scheduler: ImmediateScheduler.instance
@@ -81,7 +81,7 @@ struct FeedbackEffectsTests {
   // AT-28: an initial state that already satisfies the predicate starts the effect at once.
   @Test func predicateHoldingInitiallyStartsAtOnce() async {
     let loop = FeedbackLoop<Toggle, ToggleEvent>(
-      initial: Toggle(isOn: true),
+      initialState: Toggle(isOn: true),
       reduceInPlace: Self.reduce,
       feedbacks: [Feedback(predicate: \.isOn) { _ in Observable.just(.tick) }],
       scheduler: ImmediateScheduler.instance
@@ -117,7 +117,7 @@ struct FeedbackEffectsTests {
   @Test func queryEffectLifecycle() async {
     let probe = EffectProbe<String, SearchEvent>()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [Feedback(skippingRepeated: \.query) { query in probe.effect(query) }],
       scheduler: ImmediateScheduler.instance
@@ -154,7 +154,7 @@ struct FeedbackEffectsTests {
   // AT-28: an initial query starts its effect at once.
   @Test func initialQueryStartsAtOnce() async {
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(query: "swift"),
+      initialState: Search(query: "swift"),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query in Observable.just(.found(query)) }
@@ -170,7 +170,7 @@ struct FeedbackEffectsTests {
   @Test func cancellationIsABarrierOnVirtualTime() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query in
@@ -201,7 +201,7 @@ struct FeedbackEffectsTests {
   @Test func cancellationToNilIsABarrier() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query in
@@ -227,7 +227,7 @@ struct FeedbackEffectsTests {
       "a": Duration.milliseconds(250), "ab": .milliseconds(300), "abc": .milliseconds(50),
     ]
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query in
@@ -254,7 +254,7 @@ struct FeedbackEffectsTests {
     let results = PublishSubject<String, Never>()
     let fired = LockedBox(false)
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         // Sees each state before the query feedback: on "b", makes the effect for "a" emit.
@@ -284,7 +284,7 @@ struct FeedbackEffectsTests {
   // change of query starts a new one.
   @Test func completedEffectKeepsItsEvents() async {
     let loop = FeedbackLoop<Search, SearchEvent>(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(skippingRepeated: \.query) { query in
@@ -327,7 +327,7 @@ struct FeedbackEffectsTests {
     let running = Counter()
     let peak = LockedBox(0)
     let loop = FeedbackLoop<Downloads, DownloadEvent>(
-      initial: Downloads(),
+      initialState: Downloads(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(requests: \.requests) { key, requests in
@@ -381,7 +381,7 @@ struct FeedbackEffectsTests {
     let ticks = PublishSubject<String, Never>()
     let fired = LockedBox(false)
     let loop = FeedbackLoop<Downloads, DownloadEvent>(
-      initial: Downloads(),
+      initialState: Downloads(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(start: { context in
@@ -412,7 +412,7 @@ struct FeedbackEffectsTests {
   @Test func setOfRequestsRunsOneEffectEach() async {
     let probe = EffectProbe<Int, DownloadEvent>()
     let loop = FeedbackLoop<Downloads, DownloadEvent>(
-      initial: Downloads(),
+      initialState: Downloads(),
       reduceInPlace: Self.reduce,
       feedbacks: [
         Feedback(requests: { Set($0.requests.keys.compactMap(Int.init)) }) { request in

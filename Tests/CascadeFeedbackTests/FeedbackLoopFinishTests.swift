@@ -22,7 +22,7 @@ struct FeedbackLoopFinishTests {
   /// A loop over `Paging` on the immediate scheduler, with one feedback.
   static func pagingLoop(_ feedback: Feedback<Paging, Event>) -> FeedbackLoop<Paging, Event> {
     FeedbackLoop(
-      initial: Paging(),
+      initialState: Paging(),
       reduceInPlace: reduce,
       feedbacks: [feedback],
       scheduler: ImmediateScheduler.instance

@@ -29,7 +29,7 @@ struct FeedbackLoopSettleTests {
     diagnostics: Recorder<String>
   ) -> FeedbackLoop<Int, Int> {
     FeedbackLoop(
-      initial: 0,
+      initialState: 0,
       reduceInPlace: { count, step in count += step },
       feedbacks: [feedback],
       scheduler: scheduler,

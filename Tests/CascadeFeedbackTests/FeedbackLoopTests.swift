@@ -15,7 +15,7 @@ struct FeedbackLoopTests {
     let plus = PublishSubject<Void, Never>()
     let minus = PublishSubject<Void, Never>()
     let loop = FeedbackLoop<Int, Event>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, event in
         switch event {
         case .increment: count + 1
@@ -41,7 +41,7 @@ struct FeedbackLoopTests {
     let plus = scheduler.createHotObservable([.next(.seconds(1), ()), .next(.seconds(2), ())])
     let minus = scheduler.createHotObservable([.next(.seconds(3), ())])
     let loop = FeedbackLoop<Int, Event>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, event in event == .increment ? count + 1 : count - 1 },
       feedbacks: [.input(plus.map { .increment }), .input(minus.map { .decrement })],
       scheduler: scheduler
@@ -61,7 +61,7 @@ struct FeedbackLoopTests {
     let reduced = Recorder<Int>()
     let seen = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { total, value in
         reduced.append(value)
         return total + value
@@ -98,7 +98,7 @@ struct FeedbackLoopTests {
     let reduced = Recorder<Int>()
     let pairs = Recorder<Pair>()
     let loop = FeedbackLoop<Sum, Int>(
-      initial: Sum(),
+      initialState: Sum(),
       reduceInPlace: { sum, value in
         reduced.append(value)
         sum.total += value
@@ -136,7 +136,7 @@ struct FeedbackLoopTests {
   @Test func synchronousFeedbackIsQueued() async {
     let seen = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         Feedback(skippingRepeated: { $0 < 5 ? $0 : nil }) { count in Observable.just(1) },
@@ -158,7 +158,7 @@ struct FeedbackLoopTests {
     let inner = LockedBox<(any Disposable)?>(nil)
     let seen = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         Feedback(start: { context in
@@ -189,7 +189,7 @@ struct FeedbackLoopTests {
     let first = Recorder<Int>()
     let last = Recorder<Int>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         Feedback(start: { context in context.states.subscribe(onNext: { first.append($0) }) }),
@@ -212,7 +212,7 @@ struct FeedbackLoopTests {
   @Test func twoImmediateFeedbacksAlternate() async {
     let states = Recorder<String>()
     let loop = FeedbackLoop<String, String>(
-      initial: "initial",
+      initialState: "initial",
       reduce: { state, event in state + event },
       feedbacks: [
         Feedback { states in
@@ -238,7 +238,7 @@ struct FeedbackLoopTests {
   @Test func twoImmediateFeedbacksProduceEveryState() async {
     let seen = Recorder<String>()
     let loop = FeedbackLoop<String, String>(
-      initial: "initial",
+      initialState: "initial",
       reduce: { state, event in state + event },
       feedbacks: [
         Feedback(start: { context in context.states.subscribe(onNext: { seen.append($0) }) }),
@@ -269,7 +269,7 @@ struct FeedbackLoopTests {
     let cancelled = Counter()
     let escaped = LockedBox<AnyObserver<Int, Never>?>(nil)
     var loop: FeedbackLoop<Int, Int>? = FeedbackLoop(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         Feedback(predicate: { _ in true }) { _, _ in
@@ -319,7 +319,7 @@ struct FeedbackLoopTests {
     let scheduler = TestScheduler()
     let cancelled = Counter()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         Feedback(predicate: { _ in true }) { _ in
@@ -373,7 +373,7 @@ struct FeedbackLoopTests {
       if record.state == 2 { record.dispatcher.dispatch(.decrement) }
     }
     let loop = FeedbackLoop<Int, Event>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, event in event == .increment ? count + 1 : count - 1 },
       feedbacks: [],
       scheduler: scheduler,
@@ -416,7 +416,7 @@ struct FeedbackLoopTests {
     let results = PublishSubject<Int, Never>()
     let fired = LockedBox(false)
     let loop = FeedbackLoop<Int, Step>(
-      initial: 0,
+      initialState: 0,
       reduce: { query, step in
         if case .query(let new) = step { return new }
         return query

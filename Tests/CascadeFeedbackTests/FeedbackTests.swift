@@ -10,7 +10,7 @@ struct FeedbackTests {
   @Test func customFeedbackMapsStatesToEvents() async {
     let inputs = PublishSubject<Int, Never>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [
         .input(inputs),
@@ -35,7 +35,7 @@ struct FeedbackTests {
     let first = PublishSubject<Int, Never>()
     let second = PublishSubject<Int, Never>()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, amount in count + amount },
       feedbacks: [.input(first), .input(second)],
       scheduler: ImmediateScheduler.instance
@@ -77,7 +77,7 @@ struct FeedbackTests {
         .map { _ in CounterEvent.reset }.asObservable()
     }
     let loop = FeedbackLoop<App, AppEvent>(
-      initial: App(),
+      initialState: App(),
       reduceInPlace: { app, event in
         switch event {
         case .counter(.increment): app.counter += 1
@@ -109,7 +109,7 @@ struct FeedbackTests {
       results.map { _ in CounterEvent.increment }
     }
     let loop = FeedbackLoop<App, AppEvent>(
-      initial: App(),
+      initialState: App(),
       reduceInPlace: { app, event in
         switch event {
         case .counter(.increment): app.counter += 1

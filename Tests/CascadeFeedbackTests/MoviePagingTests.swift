@@ -29,7 +29,7 @@ struct MoviePagingTests {
     retry: Observable<Void, Never>
   ) -> FeedbackLoop<State, Movies.Event> {
     FeedbackLoop(
-      initial: .initial,
+      initialState: .initial,
       reduce: Movies.reduce,
       feedbacks: [
         Movies.loadNextFeedback(for: nearBottom),

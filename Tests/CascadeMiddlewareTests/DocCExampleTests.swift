@@ -45,7 +45,7 @@ struct DocCExampleTests {
     #expect(replayed.state == 11)
 
     // Step through it.
-    var travel = TimeTravel(initial: 0, inputs: recording.inputs, reduce: Self.apply)
+    var travel = TimeTravel(initialState: 0, inputs: recording.inputs, reduce: Self.apply)
     travel.stepForward()
     #expect(travel.state == 2)
     travel.jump(to: 2)

@@ -320,7 +320,7 @@ struct Board: Sendable {
         )
       }
       let loop = FeedbackLoop<BoardState, Job>(
-        initial: BoardState(),
+        initialState: BoardState(),
         reduceInPlace: { state, job in state.apply(job) },
         feedbacks: feedbacks,
         scheduler: ImmediateScheduler.instance,

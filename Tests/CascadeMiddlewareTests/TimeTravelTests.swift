@@ -9,7 +9,7 @@ struct TimeTravelTests {
   let ops: [Op] = [.add(3), .multiply(4), .note("n"), .add(-2), .reset, .add(7)]
 
   @Test func stepsForwardAndBackThroughEveryState() {
-    var travel = TimeTravel(initial: Tally(), inputs: ops) { state, op in state.apply(op) }
+    var travel = TimeTravel(initialState: Tally(), inputs: ops) { state, op in state.apply(op) }
 
     #expect(travel.count == 6)
     #expect(travel.isAtStart)
@@ -56,7 +56,7 @@ struct TimeTravelTests {
     let recording = buffer.recording(of: Op.self)
     let fresh = Running.make(arch)
     var travel = TimeTravel(inputs: recording.inputs, send: fresh.send, currentState: fresh.state)
-    let reduced = TimeTravel(initial: Tally(), inputs: recording.inputs) { $0.apply($1) }
+    let reduced = TimeTravel(initialState: Tally(), inputs: recording.inputs) { $0.apply($1) }
 
     #expect(travel.states == reduced.states)
     travel.fastForward()

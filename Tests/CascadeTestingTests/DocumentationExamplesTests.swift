@@ -107,7 +107,7 @@ struct DocumentationExamplesTests {
   @Test func searchesASecondAfterTyping() async {
     let clock = TestScheduler()
     let loop = FeedbackLoop(
-      initial: Search(),
+      initialState: Search(),
       reduceInPlace: Search.reduce,
       feedbacks: [
         Feedback(skippingRepeated: { $0.query.isEmpty ? nil : $0.query }) { query in

@@ -32,7 +32,7 @@ struct FeedbackTestStoreTests {
     /// never ends.
     static func loop(on clock: TestScheduler) -> FeedbackLoop<Search, Event> {
       FeedbackLoop(
-        initial: Search(),
+        initialState: Search(),
         reduceInPlace: reduce,
         feedbacks: [
           Feedback(skippingRepeated: { $0.query.isEmpty ? nil : $0.query }) { query in

@@ -9,7 +9,7 @@ struct FeedbackTestingTests {
 
   static func counter(on scheduler: TestScheduler) -> FeedbackLoop<Int, Event> {
     FeedbackLoop(
-      initial: 0,
+      initialState: 0,
       reduce: { count, event in event == .increment ? count + 1 : count - 1 },
       feedbacks: [],
       scheduler: scheduler
@@ -83,7 +83,7 @@ struct FeedbackTestingTests {
   @Test func recordsStatesWithTheirTimesAndStopsOnCompletion() {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop(
-      initial: Search(),
+      initialState: Search(),
       reduce: Search.reduce,
       feedbacks: [Search.results(on: scheduler)],
       scheduler: scheduler
@@ -103,7 +103,7 @@ struct FeedbackTestingTests {
   @Test func runsUntilTheGivenTimeAndDropsLaterEvents() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop(
-      initial: Search(),
+      initialState: Search(),
       reduce: Search.reduce,
       feedbacks: [Search.results(on: scheduler)],
       scheduler: scheduler
@@ -144,7 +144,7 @@ struct FeedbackTestingTests {
   @Test func worksWithALoopDeliveringSynchronously() async {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop<Int, Event>(
-      initial: 0,
+      initialState: 0,
       reduce: { count, event in event == .increment ? count + 1 : count - 1 },
       feedbacks: [],
       scheduler: ImmediateScheduler.instance
@@ -161,7 +161,7 @@ struct FeedbackTestingTests {
   @Test func searchesTwoSecondsAfterTyping() {
     let scheduler = TestScheduler()
     let loop = FeedbackLoop(
-      initial: Search(),
+      initialState: Search(),
       reduce: Search.reduce,
       feedbacks: [
         Feedback(skippingRepeated: { $0.query }) { query in

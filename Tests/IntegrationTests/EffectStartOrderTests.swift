@@ -63,7 +63,7 @@ struct EffectStartOrderTests {
         Feedback<Int, Int>(predicate: { $0 == 1 }) { _, _ in begun.append(index) }
       }
       let loop = FeedbackLoop<Int, Int>(
-        initial: 0,
+        initialState: 0,
         reduceInPlace: { state, event in state = event },
         feedbacks: feedbacks,
         scheduler: ImmediateScheduler.instance

@@ -88,7 +88,7 @@ struct StateBurstTests {
       )
     case .feedback:
       let loop = FeedbackLoop<Tracked?, Int>(
-        initial: nil,
+        initialState: nil,
         reduceInPlace: { state, number in state = Tracked(number, in: live) },
         feedbacks: [],
         scheduler: scheduler,

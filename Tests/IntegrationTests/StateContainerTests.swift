@@ -125,7 +125,7 @@ struct StateContainerTests {
     case .feedbackLoop:
       let effect = context.effect
       let loop = FeedbackLoop<Tally, Int>(
-        initial: Tally(),
+        initialState: Tally(),
         reduceInPlace: Tally.reduce,
         feedbacks: [
           Feedback(skippingRepeated: { $0.waiting ? true : nil }) { _, send in

@@ -32,7 +32,7 @@ public final class FeedbackMovies: ContainerService {
     middlewares: [any Middleware<MoviesEvent, MoviesState>] = []
   ) {
     loop = FeedbackLoop(
-      initial: MoviesState(),
+      initialState: MoviesState(),
       reduceInPlace: MoviesEvent.reduce,
       feedbacks: [Self.pagingFeedback(source), Self.retryPagingFeedback(source)],
       scheduler: scheduler,

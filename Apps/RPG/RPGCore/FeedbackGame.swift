@@ -42,7 +42,7 @@ public final class FeedbackGame: ContainerService {
   ) {
     let announcer = LevelUpAnnouncer<FeedbackGameEvent, FeedbackGameMachine>(print: log)
     loop = FeedbackLoop(
-      initial: FeedbackGameMachine(),
+      initialState: FeedbackGameMachine(),
       reduceInPlace: { machine, event in machine.reduce(event) },
       feedbacks: [Self.applyChanges, Self.files(file)],
       scheduler: ImmediateScheduler(),

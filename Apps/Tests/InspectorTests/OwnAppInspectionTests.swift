@@ -82,7 +82,7 @@ import Testing
         keep = reactor
       case .feedback:
         let loop = FeedbackLoop(
-          initial: Counter(),
+          initialState: Counter(),
           reduceInPlace: { (state: inout Counter, action: Action) in state.apply(action) },
           feedbacks: [],
           scheduler: ImmediateScheduler.instance,

@@ -26,7 +26,7 @@ public final class FeedbackTodo: ContainerService {
     middlewares: [any Middleware<TodoEvent, TodoState>] = []
   ) {
     loop = FeedbackLoop(
-      initial: initialState,
+      initialState: initialState,
       reduceInPlace: { state, event in state.reduce(event) },
       feedbacks: [
         Feedback(skippingRepeated: { $0.pendingWrites.first }) { write, send in

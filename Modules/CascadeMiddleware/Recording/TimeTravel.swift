@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let recording = try Recording<Action>(contentsOf: url)
-/// var travel = TimeTravel(initial: AppState(), inputs: recording.inputs, reduce: reduce)
+/// var travel = TimeTravel(initialState: AppState(), inputs: recording.inputs, reduce: reduce)
 /// travel.stepForward()      // position 1: the state after the first input
 /// travel.jump(to: 10)       // the state after the tenth input
 /// travel.stepBack()         // … after the ninth
@@ -28,19 +28,19 @@ public struct TimeTravel<Input: Sendable, State: Sendable>: Sendable {
   /// Creates a time travel through `inputs` applied with `reduce`, starting before the first.
   ///
   /// - Parameters:
-  ///   - initial: The state before any input.
+  ///   - initialState: The state before any input.
   ///   - inputs: The inputs, in order.
   ///   - reduce: The architecture's reducer (for a reactor, one that applies an action's
   ///     mutations).
   public init(
-    initial: State,
+    initialState: State,
     inputs: some Sequence<Input>,
     reduce: (inout State, Input) throws -> Void
   ) rethrows {
     let inputs = Array(inputs)
-    var states = [initial]
+    var states = [initialState]
     states.reserveCapacity(inputs.count + 1)
-    var state = initial
+    var state = initialState
     for input in inputs {
       try reduce(&state, input)
       states.append(state)

@@ -24,7 +24,7 @@ public import CascadeStreams
 /// The seed's form works as written: implement only `process(event:state:)`.
 ///
 /// ```swift
-/// struct LoggingMiddleware: Middleware {
+/// struct LevelUpAnnouncer: Middleware {
 ///   func process(event: any Event, state: RPGState) {
 ///     if event is LevelUp { print("Leveled Up!") }
 ///   }

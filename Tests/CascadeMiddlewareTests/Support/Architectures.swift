@@ -81,7 +81,7 @@ struct Running: Sendable {
       return Running(send: reactor.send, state: { reactor.currentState }, owner: reactor)
     case .feedback:
       let loop = FeedbackLoop<Tally, Op>(
-        initial: Tally(),
+        initialState: Tally(),
         reduceInPlace: { state, op in state.apply(op) },
         feedbacks: [],
         // Immediate: a test scheduler would hold every state delivery as pending work.

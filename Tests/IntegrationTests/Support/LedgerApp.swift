@@ -120,14 +120,14 @@ final class LedgerApp: Sendable {
       let loop =
         options.mainDelivery
         ? FeedbackLoop(
-          initial: Ledger(producers: options.producers),
+          initialState: Ledger(producers: options.producers),
           reduceInPlace: reduce,
           feedbacks: feedbacks,
           middlewares: options.middlewares,
           diagnostics: options.diagnostics
         )
         : FeedbackLoop(
-          initial: Ledger(producers: options.producers),
+          initialState: Ledger(producers: options.producers),
           reduceInPlace: reduce,
           feedbacks: feedbacks,
           scheduler: ImmediateScheduler.instance,

@@ -19,7 +19,7 @@ extension W1 {
   static func runFeedback(n: Int) throws -> Checksum {
     let tally = Tally()
     let loop = FeedbackLoop<State, Action>(
-      initial: State(),
+      initialState: State(),
       reduceInPlace: makeReducer(),
       feedbacks: [],
       scheduler: ImmediateScheduler.instance

@@ -23,7 +23,7 @@ extension W3 {
     let tally = Tally()
     let watch = BufferWatch()
     let loop = FeedbackLoop<State, Action>(
-      initial: makeState(),
+      initialState: makeState(),
       reduceInPlace: makeReducer(watch),
       feedbacks: [],
       scheduler: ImmediateScheduler.instance

@@ -31,7 +31,7 @@ extension W4 {
 
   static func makeLoop() -> FeedbackLoop<LoopState, LoopEvent> {
     FeedbackLoop(
-      initial: LoopState(),
+      initialState: LoopState(),
       reduceInPlace: { state, event in
         switch event {
         case .start: state.requested &+= 1

@@ -56,7 +56,7 @@ enum W5 {
     // scheduler. Building it is part of the measured operations.
     Operations.begin()
     let loop = FeedbackLoop<Int, Int>(
-      initial: 0,
+      initialState: 0,
       reduceInPlace: makeReducer(),
       feedbacks: [
         Feedback { states in states.filter(goOn).map { _ in 1 }.asObservable() }
