@@ -29,13 +29,4 @@ extension ObservableType {
     if let erased = self as? Observable<Element, Failure> { return erased }
     return Observable(unchecked: { observer in self.subscribe(observer) })
   }
-
-  /// This stream, type-erased.
-  ///
-  /// Combine's and the SwiftReactor seed's spelling of ``asObservable()``: Cascade's type-erased
-  /// stream is ``Observable``, where Combine's is `AnyPublisher`.
-  @inlinable
-  public func eraseToAnyPublisher() -> Observable<Element, Failure> {
-    asObservable()
-  }
 }

@@ -17,7 +17,7 @@ extension ObservableType {
 
   /// What `startWith(_:)` and `prepend(_:)` share: `elements` (an array), then this stream's
   /// events.
-  private func startingWith(_ elements: [Element]) -> Observable<Element, Failure> {
+  func startingWith(_ elements: [Element]) -> Observable<Element, Failure> {
     Observable(unchecked: { observer in
       let lifetime = observer.lifetime
       for element in elements {
@@ -27,19 +27,5 @@ extension ObservableType {
       if lifetime?.hasEnded == true { return Disposables.empty }
       return self.subscribe(observer)
     })
-  }
-
-  /// Emits `elements` first, then this stream's events.
-  ///
-  /// Combine's and the SwiftReactor seed's spelling of ``startWith(_:)``.
-  ///
-  /// ```swift
-  /// mutation.prepend(.setText("hello"))
-  /// ```
-  ///
-  /// - Parameter elements: The values emitted before this stream's.
-  /// - Returns: A stream of `elements`, then this stream's events.
-  public func prepend(_ elements: Element...) -> Observable<Element, Failure> {
-    startingWith(elements)
   }
 }

@@ -39,24 +39,6 @@ extension ObservableType {
     })
   }
 
-  /// Replaces a failure with the stream `handler` returns for it.
-  ///
-  /// ReactiveSwift's and the ReactiveFeedback seed's spelling of ``catch(_:)``.
-  ///
-  /// ```swift
-  /// URLSession.shared.fetchMovies(page: nextPage)
-  ///   .map(Event.response)
-  ///   .flatMapError { error in Observable.just(Event.failed(error)) }
-  /// ```
-  ///
-  /// - Parameter handler: Returns the stream that continues after a failure.
-  /// - Returns: A stream of this stream's events, continued after a failure by the recovery stream's.
-  public func flatMapError<Recovery: ObservableType>(
-    _ handler: @escaping @Sendable (Failure) -> Recovery
-  ) -> Observable<Element, Recovery.Failure> where Recovery.Element == Element {
-    self.catch(handler)
-  }
-
   /// Replaces a failure with `element`, then completes; the result cannot fail.
   ///
   /// ```swift

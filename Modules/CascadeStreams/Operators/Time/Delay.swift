@@ -26,30 +26,6 @@ extension ObservableType {
     })
   }
 
-  /// Shifts every value and the completion later by `seconds` on `scheduler`.
-  ///
-  /// Combine's and the SwiftReactor seed's spelling of ``delay(_:scheduler:)``, with the delay a
-  /// number of seconds, as a number literal reads where Combine takes a `DispatchQueue`'s stride:
-  ///
-  /// ```swift
-  /// Observable.just(Mutation.setSwitch(!value)).delay(for: 2, scheduler: DispatchQueue.global())
-  /// ```
-  ///
-  /// A delay of 100 years or more (`.infinity`) means never, as on every ``Scheduler``.
-  ///
-  /// - Parameters:
-  ///   - seconds: How many seconds later each event is delivered; not NaN.
-  ///   - scheduler: The scheduler that measures the delay and delivers the events.
-  /// - Returns: A stream of the same events, later.
-  public func delay(
-    for seconds: Double,
-    scheduler: some Scheduler
-  ) -> Observable<Element, Failure> {
-    precondition(!seconds.isNaN, "delay(for:scheduler:) needs a number of seconds, not NaN")
-    // 10^12 seconds is past the 100 years that mean never, and converts to a `Duration` safely.
-    return delay(.seconds(min(max(seconds, -1e12), 1e12)), scheduler: scheduler)
-  }
-
   /// Shifts every value and the completion later by `dueTime` on `scheduler`.
   ///
   /// Combine's spelling of ``delay(_:scheduler:)``, for `delay(for: .milliseconds(500),
