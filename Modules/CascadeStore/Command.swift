@@ -32,7 +32,7 @@
 public protocol Command<CommandState, Action>: Sendable {
   /// The state of the store the command runs against.
   associatedtype CommandState: Sendable
-  /// The store's input type (`any Event` for a ``Core``).
+  /// The store's input type (`any CoreEvent` for a ``Core``).
   associatedtype Action: Sendable
 
   /// Whether the command can run in `state`. Default: always.
@@ -67,7 +67,7 @@ extension Command {
 /// struct SaveGame: AsyncCommand {
 ///   func execute(state: RPGState, core: Core<RPGState>) async throws {
 ///     try await storage.save(state)
-///     core.fire(event: GameSaved())
+///     core.send(GameSaved())
 ///   }
 /// }
 /// ```

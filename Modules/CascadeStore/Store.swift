@@ -19,8 +19,8 @@ import Synchronization
 ///   ```
 ///
 /// - **Reacting state (the "Reactor" pattern).** A ``State`` that reacts to ``Event``s, in a
-///   ``Core``: `Core(state: RPGState(), middlewares: [LoggingMiddleware()])`, then
-///   `core.fire(event: LevelUp())`.
+///   ``Core``: `Core(initialState: RPGState(), middlewares: [LevelUpAnnouncer()])`, then
+///   `core.send(LevelUp())`.
 ///
 /// **Threads.** Send from any thread. Inputs are processed one at a time, in the order they were
 /// sent; an input sent while another is being processed (by another thread, or from a
@@ -342,17 +342,19 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
 }
 
-extension Store where Action == any Event, State: CascadeStore.State {
+extension Store where Action == any CoreEvent, State: CoreState {
   /// Creates a ``Core``: a store whose state reacts to events.
   ///
   /// ```swift
   /// enum App {
-  ///   static let sharedCore = Core(state: RPGState(), middlewares: [LoggingMiddleware()])
+  ///   static let sharedCore = Core(initialState: RPGState(), middlewares: [LevelUpAnnouncer()])
   /// }
   /// ```
+  ///
+  /// The seed's `Core(state:middlewares:)` compiles too (see `SeedSpellings.swift`).
   public convenience init(
-    state: State,
-    middlewares: [any Middleware<any Event, State>] = [],
+    initialState: State,
+    middlewares: [any Middleware<any CoreEvent, State>] = [],
     isolation: StoreIsolation = .callerThread,
     reentrancy: ReentrancyPolicy = .queue,
     scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
@@ -360,7 +362,7 @@ extension Store where Action == any Event, State: CascadeStore.State {
     automaticallySkipsRepeats: Bool = true
   ) {
     self.init(
-      initialState: state,
+      initialState: initialState,
       middlewares: middlewares,
       isolation: isolation,
       reentrancy: reentrancy,
@@ -368,12 +370,6 @@ extension Store where Action == any Event, State: CascadeStore.State {
       diagnostics: diagnostics,
       automaticallySkipsRepeats: automaticallySkipsRepeats
     ) { state, event in state.react(to: event) }
-  }
-
-  /// Fires an event: the seed's name for ``send(_:)``.
-  @inlinable
-  public func fire(event: any Event) {
-    send(event)
   }
 }
 

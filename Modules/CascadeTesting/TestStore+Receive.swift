@@ -58,7 +58,7 @@ extension TestStore where Architecture.Received: Equatable {
   }
 }
 
-extension TestStore where Architecture.Received == any CascadeStore.Event {
+extension TestStore where Architecture.Received == any CoreEvent {
   /// Asserts that the next event received by a `Core` is `expected`, and the
   /// state change it makes; see `receive(_:within:assert:)` for `Equatable` actions.
   ///
@@ -75,7 +75,7 @@ extension TestStore where Architecture.Received == any CascadeStore.Event {
   ///   - filePath: The file path of the caller.
   ///   - line: The line of the caller.
   ///   - column: The column of the caller.
-  public func receive<E: CascadeStore.Event & Equatable>(
+  public func receive<E: CoreEvent & Equatable>(
     _ expected: E,
     within duration: Duration = .zero,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,

@@ -8,13 +8,13 @@ import Testing
 struct MiddlewareTests {
   // The seed's types, as a user would write them in Cascade.
   protocol Event: Sendable {}
-  struct LevelUp: Event {}
-  struct Rest: Event {}
+  struct LevelUp: CoreEvent {}
+  struct Rest: CoreEvent {}
 
   struct RPGState: Sendable {
     var level = 1
 
-    mutating func react(to event: any Event) {
+    mutating func react(to event: any CoreEvent) {
       if event is LevelUp { level += 1 }
     }
   }
@@ -23,7 +23,7 @@ struct MiddlewareTests {
   struct LoggingMiddleware: Middleware {
     let printed: Journal<String>
 
-    func process(event: any Event, state: RPGState) {
+    func process(event: any CoreEvent, state: RPGState) {
       switch event {
       case _ as LevelUp:
         printed.append("Leveled Up! (level \(state.level))")
@@ -35,7 +35,7 @@ struct MiddlewareTests {
 
   @Test func theSeedFormWorksThroughAStack() {
     let printed = Journal<String>()
-    let core = MiniArchitecture<any Event, RPGState>(
+    let core = MiniArchitecture<any CoreEvent, RPGState>(
       state: RPGState(),
       middlewares: [LoggingMiddleware(printed: printed)]
     ) { state, event in

@@ -6,12 +6,12 @@ import Testing
 
 @Suite(.checksResources)
 struct CommandTests {
-  struct Weather: State {
+  struct Weather: CoreState {
     var location: String?
     var forecast: String?
     var log: [String] = []
 
-    mutating func react(to event: any Event) {
+    mutating func react(to event: any CoreEvent) {
       switch event {
       case let located as Located: location = located.place
       case let forecasted as Forecasted: forecast = forecasted.text
@@ -21,9 +21,9 @@ struct CommandTests {
     }
   }
 
-  struct Located: Event { var place: String }
-  struct Forecasted: Event { var text: String }
-  struct Note: Event { var text: String }
+  struct Located: CoreEvent { var place: String }
+  struct Forecasted: CoreEvent { var text: String }
+  struct Note: CoreEvent { var text: String }
 
   /// Runs only once a location is known.
   struct GetWeather: Command {
@@ -38,14 +38,14 @@ struct CommandTests {
   }
 
   @Test func commandRunsWithStateAndFiresEvents() {
-    let core = Core(state: Weather(location: "Oslo"))
+    let core = Core(initialState: Weather(location: "Oslo"))
     core.fire(command: GetWeather())
     #expect(core.state.forecast == "sunny in Oslo")
   }
 
   // Deferred command: parked until the state allows it, then run after the input that allows it.
   @Test func parkedCommandRunsWhenStateAllows() {
-    let core = Core(state: Weather(), scheduler: TestScheduler())
+    let core = Core(initialState: Weather(), scheduler: TestScheduler())
     core.fire(command: GetWeather())
     #expect(core.parkedCommandCount == 1)
     #expect(core.state.forecast == nil)
@@ -58,7 +58,7 @@ struct CommandTests {
   // input arriving, and calls didExpire instead of execute.
   @Test func parkedCommandExpiresOnTheStoreClock() {
     let scheduler = TestScheduler()
-    let core = Core(state: Weather(), scheduler: scheduler)
+    let core = Core(initialState: Weather(), scheduler: scheduler)
     core.fire(command: GetWeather())
     scheduler.advance(by: .seconds(4))
     #expect(core.parkedCommandCount == 1)
@@ -192,7 +192,7 @@ struct CommandTests {
   // (here from a subscriber, while the store is processing) each see the other's events in
   // order, instead of the second running against a state that misses the first's note.
   @Test func eventsFiredByACommandAreReducedBeforeTheNextCommand() {
-    let core = Core(state: Weather(), scheduler: TestScheduler())
+    let core = Core(initialState: Weather(), scheduler: TestScheduler())
     let fired = Counter()
     let subscription = core.subscribe(on: .synchronous) { state in
       guard state.location == "Oslo", fired.increment() == 1 else { return }

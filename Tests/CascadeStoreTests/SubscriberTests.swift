@@ -6,14 +6,14 @@ import Testing
 
 @Suite(.checksResources)
 struct SubscriberTests {
-  struct Counter: State {
+  struct Counter: CoreState {
     var count = 0
-    mutating func react(to event: any Event) {
+    mutating func react(to event: any CoreEvent) {
       if event is Bump { count += 1 }
     }
   }
 
-  struct Bump: Event {}
+  struct Bump: CoreEvent {}
 
   @MainActor
   final class Label: CascadeStore.Subscriber {
@@ -36,7 +36,7 @@ struct SubscriberTests {
   // The seed's subscriber: the current state on add, each update on the main actor, and
   // synchronously when the event is fired on the main actor.
   @Test @MainActor func subscriberReceivesUpdatesSynchronouslyOnMain() {
-    let core = Core(state: Counter())
+    let core = Core(initialState: Counter())
     let label = Label()
     core.add(subscriber: label)
     #expect(label.texts == ["0"])
@@ -50,7 +50,7 @@ struct SubscriberTests {
 
   // The selector is applied to every update (the seed's PR "Use the selector").
   @Test @MainActor func selectorIsApplied() {
-    let core = Core(state: Counter())
+    let core = Core(initialState: Counter())
     let subscriber = LevelOnly()
     core.add(subscriber: subscriber, selector: { $0.count * 10 })
     core.fire(event: Bump())
@@ -60,7 +60,7 @@ struct SubscriberTests {
 
   // Updates fired from a background thread arrive on the main actor.
   @Test @MainActor func backgroundEventsAreDeliveredOnMain() async {
-    let core = Core(state: Counter())
+    let core = Core(initialState: Counter())
     let label = Label()
     core.add(subscriber: label)
     await Task.detached { core.fire(event: Bump()) }.value
@@ -74,7 +74,7 @@ struct SubscriberTests {
   // AT-38: a subscriber released without unsubscribing is not retained, not notified, and the
   // live subscription count drops by the next dispatch.
   @Test @MainActor func subscribersAreHeldWeakly() {
-    let core = Core(state: Counter())
+    let core = Core(initialState: Counter())
     var label: Label? = Label()
     weak let weakLabel = label
     core.add(subscriber: label!)

@@ -144,15 +144,15 @@ struct TestStoreTests {
   }
 
   @Test func aCoreIsTestedWithEquatableEvents() async {
-    struct Tally: CascadeStore.State, Equatable {
+    struct Tally: CoreState, Equatable {
       var total = 0
-      mutating func react(to event: any CascadeStore.Event) {
+      mutating func react(to event: any CoreEvent) {
         if let add = event as? Add { total += add.amount }
       }
     }
-    struct Add: CascadeStore.Event, Equatable { var amount: Int }
+    struct Add: CoreEvent, Equatable { var amount: Int }
 
-    let store = TestStore(Core(state: Tally()))
+    let store = TestStore(Core(initialState: Tally()))
     await store.send(Add(amount: 2)) { $0.total = 2 }
     store.run { _, core in core.fire(event: Add(amount: 5)) }
     await store.receive(Add(amount: 5)) { $0.total = 7 }

@@ -44,7 +44,7 @@ public struct ArchitectureBuild<
   }
 
   /// The build of a service whose container's inputs are recorded as `encode` makes them (a
-  /// `Core`'s `any Event`, which is not `Codable`) and replayed as `decode` makes them again.
+  /// `Core`'s `any CoreEvent`, which is not `Codable`) and replayed as `decode` makes them again.
   ///
   /// - Parameters:
   ///   - encode: The recorded form of an input, or `nil` for an input that cannot be recorded.

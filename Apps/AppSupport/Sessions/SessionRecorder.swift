@@ -53,7 +53,7 @@ public final class SessionRecorder<Schema: SessionSchema>: Sendable {
   /// The middleware that records every input the architecture processes, converted by `encode`,
   /// each followed by the ``StateCheck`` of the state after it.
   ///
-  /// For an architecture whose inputs are not `Codable` themselves (a `Core`'s `any Event`). An
+  /// For an architecture whose inputs are not `Codable` themselves (a `Core`'s `any CoreEvent`). An
   /// input `encode` returns `nil` for is not recorded, and is reported in ``failures``. Put it
   /// **last** among the architecture's middlewares.
   public func inputs<Input: Sendable, State: Encodable & Sendable>(

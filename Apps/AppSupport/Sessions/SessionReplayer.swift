@@ -24,7 +24,7 @@ public struct SessionReplayer<Schema: SessionSchema>: Sendable {
   }
 
   /// Replays into a store whose actions are made from the schema's inputs by `decode` (a
-  /// `Core`'s `any Event`).
+  /// `Core`'s `any CoreEvent`).
   public static func store<State, Action>(
     _ store: Store<State, Action>,
     decode: @escaping @Sendable (Schema.Input) -> Action

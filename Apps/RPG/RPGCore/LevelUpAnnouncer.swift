@@ -13,8 +13,8 @@ public import CascadeStore
 /// new level reaches the subscribers (a middleware runs before they are notified, on all three).
 ///
 /// ```swift
-/// let announcer = LevelUpAnnouncer<any Event, GameState>(print: { print($0) })
-/// let core = Core(state: GameState(), middlewares: [announcer])
+/// let announcer = LevelUpAnnouncer<any CoreEvent, GameState>(print: { print($0) })
+/// let core = Core(initialState: GameState(), middlewares: [announcer])
 /// ```
 public struct LevelUpAnnouncer<Input: Sendable, State: Sendable>: Middleware {
   /// Where the announcement goes.
@@ -47,7 +47,7 @@ public struct LevelUpAnnouncer<Input: Sendable, State: Sendable>: Middleware {
   }
 }
 
-extension LevelUpAnnouncer where Input == any Event, State == GameState {
+extension LevelUpAnnouncer where Input == any CoreEvent, State == GameState {
   /// The seed's form, for the store: a ``LevelUp`` event is the level-up.
   public init(print: @escaping @Sendable (String) -> Void) {
     self.init(print: print) { record in record.input is LevelUp }

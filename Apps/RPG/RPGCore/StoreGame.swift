@@ -21,12 +21,12 @@ public final class StoreGame: ContainerService {
   public init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void = { print($0) },
-    middlewares: [any Middleware<any Event, GameState>] = []
+    middlewares: [any Middleware<any CoreEvent, GameState>] = []
   ) {
     self.file = file
     core = Core(
-      state: GameState(),
-      middlewares: [LevelUpAnnouncer<any Event, GameState>(print: log)] + middlewares
+      initialState: GameState(),
+      middlewares: [LevelUpAnnouncer<any CoreEvent, GameState>(print: log)] + middlewares
     )
   }
 
@@ -47,24 +47,24 @@ public final class StoreGame: ContainerService {
 // MARK: - Events
 
 /// The player reached a new level: the seed's `LevelUp`.
-public struct LevelUp: Event {
+public struct LevelUp: CoreEvent {
   /// The level reached.
   public var level: Int
 }
 
 /// A new player joined: the seed's `AddPlayer`, fired by ``CreatePlayer``.
-struct AddPlayer: Event {
+struct AddPlayer: CoreEvent {
   var game: Game
 }
 
 /// Any other change to the game state.
-struct Changed: Event {
+struct Changed: CoreEvent {
   var change: GameChange
 }
 
-extension GameState: CascadeStore.State {
+extension GameState: CoreState {
   /// Reacts to the store's events by applying the change each one stands for.
-  public mutating func react(to event: any Event) {
+  public mutating func react(to event: any CoreEvent) {
     switch event {
     case let levelUp as LevelUp:
       apply(.happened(.leveledUp(level: levelUp.level)))
@@ -78,7 +78,7 @@ extension GameState: CascadeStore.State {
   }
 }
 
-/// The store's events as values that can be recorded: the store's inputs are `any Event`, which
+/// The store's events as values that can be recorded: the store's inputs are `any CoreEvent`, which
 /// is not `Codable`, so a session recorder records each event as one of these cases and a
 /// replay makes the event again.
 public enum StoreGameEvent: Sendable, Equatable, Codable {
@@ -90,7 +90,7 @@ public enum StoreGameEvent: Sendable, Equatable, Codable {
   case changed(GameChange)
 
   /// The recordable form of `event`, or `nil` for an event the game does not fire.
-  public init?(_ event: any Event) {
+  public init?(_ event: any CoreEvent) {
     switch event {
     case let levelUp as LevelUp: self = .levelUp(level: levelUp.level)
     case let added as AddPlayer: self = .addPlayer(added.game)
@@ -100,7 +100,7 @@ public enum StoreGameEvent: Sendable, Equatable, Codable {
   }
 
   /// The store's event.
-  public var event: any Event {
+  public var event: any CoreEvent {
     switch self {
     case .levelUp(let level): LevelUp(level: level)
     case .addPlayer(let game): AddPlayer(game: game)
@@ -110,7 +110,7 @@ public enum StoreGameEvent: Sendable, Equatable, Codable {
 }
 
 /// The store event for `change`: ``LevelUp`` for a level-up, as in the seed.
-private func event(for change: GameChange) -> any Event {
+private func event(for change: GameChange) -> any CoreEvent {
   if case .happened(.leveledUp(let level)) = change { return LevelUp(level: level) }
   return Changed(change: change)
 }

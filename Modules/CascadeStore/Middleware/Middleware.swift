@@ -25,7 +25,7 @@ public import CascadeStreams
 ///
 /// ```swift
 /// struct LevelUpAnnouncer: Middleware {
-///   func process(event: any Event, state: RPGState) {
+///   func process(event: any CoreEvent, state: RPGState) {
 ///     if event is LevelUp { print("Leveled Up!") }
 ///   }
 /// }
