@@ -82,17 +82,14 @@ extension MoviesError {
     }
   }
 
-  /// Encodes the failure as Swift's synthesized `Codable` would.
-  public func encode(to encoder: any Encoder) throws {
-    try Coded(self).encode(to: encoder)
-  }
-
   private static func outOfRange(_ decoder: any Decoder, _ message: String) -> DecodingError {
     .dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: message))
   }
 
-  /// The failure's cases with Swift's synthesized coding, which ``init(from:)`` checks.
-  private enum Coded: Codable {
+  /// The failure's cases with Swift's synthesized decoding, which ``init(from:)`` checks.
+  ///
+  /// The failure's own `encode(to:)` is the synthesized one, in the same format.
+  private enum Coded: Decodable {
     case transport(String)
     case httpStatus(Int)
     case malformedBody(String)
@@ -102,22 +99,6 @@ extension MoviesError {
     case bodyTooLarge(limit: Int)
     case notJSON(contentType: String)
     case tooManyRequests(retryAfter: Duration?)
-
-    init(_ error: MoviesError) {
-      self =
-        switch error {
-        case .transport(let message): .transport(message)
-        case .httpStatus(let status): .httpStatus(status)
-        case .malformedBody(let message): .malformedBody(message)
-        case .malformedReply(let message): .malformedReply(message)
-        case .timeout: .timeout
-        case .truncatedBody(let received, let expected):
-          .truncatedBody(received: received, expected: expected)
-        case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)
-        case .notJSON(let contentType): .notJSON(contentType: contentType)
-        case .tooManyRequests(let wait): .tooManyRequests(retryAfter: wait)
-        }
-    }
 
     var error: MoviesError {
       switch self {
