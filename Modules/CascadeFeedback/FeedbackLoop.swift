@@ -31,6 +31,8 @@ public import CascadeStreams
 /// dropped, and nothing is delivered afterwards.
 public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   @usableFromInline let store: Store<State, Event>
+  /// The store's engine, which `send` calls directly (see `ReactorCore.engine`).
+  @usableFromInline let engine: StoreEngine<State, Event>
   @usableFromInline let subscriptions = CompositeDisposable()
   @usableFromInline let stateStream: Observable<State, Never>
   /// The feedbacks' way in (see ``settleLimit``).
@@ -148,6 +150,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
       diagnostics: diagnostics,
       reducer: reduce
     )
+    engine = store.engine
     // The store's state stream replays the current state to each subscriber by itself.
     stateStream =
       scheduler is ImmediateScheduler
@@ -216,7 +219,7 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
   @inlinable
   public func send(_ event: Event) {
     gate.noteOutsideEvent()
-    store.send(event)
+    engine.send(event)
   }
 
   /// The current state.

@@ -303,13 +303,12 @@ public struct ActionInput<Action: Sendable>: ObserverType, ObservableType {
 /// (a `PublishSubject` of the reactor's actions) is kept type-erased.
 @usableFromInline
 final class ActionObservers: Sendable {
+  /// Whether anyone observes the actions: read by `send` on every action.
   @usableFromInline let observed = Atomic<Bool>(false)
   private let subject = LockedValue<(any Sendable)?>(nil)
   private let observerCount = Atomic<Int>(0)
 
   @usableFromInline init() {}
-
-  @inlinable var isObserved: Bool { observed.load(ordering: .acquiring) }
 
   var count: Int { observerCount.load(ordering: .relaxed) }
 

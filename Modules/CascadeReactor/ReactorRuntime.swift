@@ -42,22 +42,6 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// The observers of the reactor's actions (`reactor.action.subscribe(…)`).
   @usableFromInline let actionObservers = ActionObservers()
 
-  /// The core, once built.
-  ///
-  /// The one place the stored core is read without a check: callers have seen `started`
-  /// (acquire), or are the starter after `built`, or are processing an input of the store, which
-  /// only happens once the core was built (see the safety note above).
-  @inlinable
-  var builtCore: Unmanaged<Core> {
-    // Safety: see `coreAddress`. Checked in every build: the check is a compare and a branch
-    // (W1 Reactor 902 instructions per action with it, 898 with `unsafelyUnwrapped`; callgrind),
-    // too little to turn a broken invariant into undefined behaviour.
-    guard let address = coreAddress.load(ordering: .relaxed) else {
-      preconditionFailure("the reactor's core was read before it was built")
-    }
-    return Unmanaged.fromOpaque(address)
-  }
-
   /// Creates a runtime; it starts on first use.
   public init() {}
 
@@ -65,13 +49,6 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     if let address = coreAddress.load(ordering: .acquiring) {
       Unmanaged<Core>.fromOpaque(address).release()
     }
-  }
-
-  /// Whether the reactor is stubbed.
-  @inlinable
-  var isStubbed: Bool {
-    get { stubbed.load(ordering: .relaxed) }
-    set { stubbed.store(newValue, ordering: .relaxed) }
   }
 
   /// The running machinery, started for `reactor` on first use.

@@ -42,7 +42,8 @@ import Synchronization
 /// thread releases the store, would wait forever); releasing the store from its own subscriber
 /// does not wait.
 public final class Store<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let engine: StoreEngine<State, Action>
+  /// The engine, which a reactor's core and a feedback loop keep to send to directly.
+  @usableFromInline package let engine: StoreEngine<State, Action>
   private let ownsEngine: Bool
   /// The effect this handle was given to (a command's task, a stream), whose inputs are dropped
   /// once it is cancelled.
@@ -156,13 +157,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         dropped: {}
       )
     )
-  }
-
-  /// Sends an action on behalf of `sender`, which the store's step receives for every input the
-  /// sending thread processes (see ``EngineProgram``).
-  @inlinable
-  package func send(_ action: Action, sender: StepSender) {
-    engine.submitAction(action, origin: origin, sender: sender)
   }
 
   /// Fires a command: it runs with a copy of the state, in order with the actions sent before

@@ -88,7 +88,7 @@ struct EngineProgramTests {
     let subscription = store.subscribe(on: .synchronous) { trace.record("state \($0)") }
     let sender = Owner("sender")
     withExtendedLifetime(sender) {
-      store.send(.action(1, later: true), sender: StepSender(sender))
+      store.engine.send(.action(1, later: true), sender: StepSender(sender))
     }
     #expect(
       trace.all == [

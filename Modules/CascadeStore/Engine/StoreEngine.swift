@@ -22,8 +22,11 @@ import IssueReporting
 /// it. The processing thread reads the state without the lock between reductions: it is the only
 /// writer, and other threads only read. The DocC article "The engine" draws the machine and the
 /// send paths.
+///
+/// Package-visible for the architectures built on it: a reactor's core and a feedback loop keep
+/// their store's engine and call ``send(_:sender:)`` on it, with no hop through ``Store``.
 @usableFromInline
-final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
+package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable {
   @usableFromInline typealias Work = EngineWork<State, Action>
   @usableFromInline typealias Machine = EngineStateMachine<State, Action>
 
@@ -163,6 +166,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked Sendable 
         }
       }
     }
+  }
+
+  /// Sends an action from outside the store's effects: a reactor's or a feedback loop's `send`.
+  ///
+  /// `sender` is handed to the ``program`` of every input this thread processes before it gives up
+  /// the processing token (see ``EngineProgram``).
+  @inlinable
+  package func send(_ action: Action, sender: StepSender? = nil) {
+    submitAction(action, origin: nil, sender: sender)
   }
 
   /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
