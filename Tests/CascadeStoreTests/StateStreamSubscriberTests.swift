@@ -4,9 +4,11 @@ import CascadeTestSupport
 import CascadeTesting
 import Testing
 
-/// `subscribe(onNext:…)` on a store's state stream: its closure observer is subscribed to the
-/// store's subscription directly (`Observable.directSubscribe`), an operator's observer through
-/// the stream's producer. Both keep the grammar.
+/// The closures of `subscribe(onNext:…)` on a store's state stream.
+///
+/// Their observer is subscribed to the store's subscription directly
+/// (`Observable.directSubscribe`), an operator's observer through the stream's producer. Both keep
+/// the grammar.
 @Suite(.checksResources)
 struct StateStreamSubscriberTests {
   // Each state, then the end once: `onCompleted` and `onDisposed` when the store shuts down, and
