@@ -11,9 +11,8 @@ import Testing
 /// the grammar.
 @Suite(.checksResources)
 struct StateStreamSubscriberTests {
-  // Each state, then the end once: `onCompleted` and `onDisposed` when the store shuts down, and
-  // nothing for a later dispose.
-  @Test func closuresSeeEachStateThenTheEndOnce() async {
+  /// A counter store, and the events its state stream's closures saw.
+  static func subscribedStore() -> (Store<Int, Int>, Recorder<String>, any Disposable) {
     let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
     let events = Recorder<String>()
     let subscription = store.states.subscribe(
@@ -21,6 +20,13 @@ struct StateStreamSubscriberTests {
       onCompleted: { events.append("completed") },
       onDisposed: { events.append("disposed") }
     )
+    return (store, events, subscription)
+  }
+
+  // Each state, then the end once: `onCompleted` and `onDisposed` when the store shuts down, and
+  // nothing for a later dispose.
+  @Test func closuresSeeEachStateThenTheEndOnce() async {
+    let (store, events, subscription) = Self.subscribedStore()
     store.send(1)
     store.send(2)
     await store.shutdown()
@@ -30,13 +36,7 @@ struct StateStreamSubscriberTests {
 
   // Disposed: `onDisposed` once, no state after, and the store no longer holds the subscription.
   @Test func nothingIsDeliveredAfterDispose() {
-    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
-    let events = Recorder<String>()
-    let subscription = store.states.subscribe(
-      onNext: { events.append("next \($0)") },
-      onCompleted: { events.append("completed") },
-      onDisposed: { events.append("disposed") }
-    )
+    let (store, events, subscription) = Self.subscribedStore()
     store.send(1)
     subscription.dispose()
     store.send(2)
