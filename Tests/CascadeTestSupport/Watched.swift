@@ -82,37 +82,6 @@ public final class Watched<Value: Sendable>: Sendable {
     }
   }
 
-  /// Waits until `condition` holds for the value, or until the current task is cancelled
-  /// (`false`).
-  ///
-  /// For work that runs until something cancels it, and paces itself by the progress of the
-  /// code under test: it has no timeout, and starts no timer.
-  public func waitUnlessCancelled(
-    until condition: @escaping @Sendable (Value) -> Bool
-  ) async -> Bool {
-    let registered = LockedValue<(id: Int, wake: @Sendable (Bool) -> Void)?>(nil)
-    return await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let once = Once()
-        let wake: @Sendable (Bool) -> Void = { held in
-          guard once.claim() else { return }
-          continuation.resume(returning: held)
-        }
-        guard let id = register(condition, wake) else { return }
-        registered.withLock { $0 = (id, wake) }
-        // Cancelled before the waiter was stored: the handler found nothing to wake.
-        if Task.isCancelled { unregister(id, wake) }
-      }
-    } onCancel: {
-      if let (id, wake) = registered.withLock({ $0 }) { unregister(id, wake) }
-    }
-  }
-
-  /// Removes a waiter that has not been woken, and wakes it with `false`.
-  private func unregister(_ id: Int, _ wake: @Sendable (Bool) -> Void) {
-    if contents.withLock({ $0.waiters.removeValue(forKey: id) }) != nil { wake(false) }
-  }
-
   /// Blocks the calling thread until `condition` holds; `false` if it did not within `timeout`.
   ///
   /// For tests that run on threads of their own, never on the cooperative pool.

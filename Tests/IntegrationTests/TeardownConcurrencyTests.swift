@@ -83,8 +83,8 @@ struct TeardownConcurrencyTests {
       let entriesStopped = Signal()
       let senders = Task {
         await runOnThreads(2, timeout: .seconds(60)) { thread in
-          // Threads of their own, which pause between sends (a poll: no check depends on how
-          // long); the task's ticks are paced by progress (see `LedgerApp.tick`).
+          // Each pauses between sends, which paces the work (see `LedgerApp.tick`); no check
+          // depends on how long.
           if thread == 0 {
             var sequence = 0
             while shared.send(.entry(producer: 0, sequence: sequence, amount: 1)) {

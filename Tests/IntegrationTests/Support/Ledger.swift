@@ -158,8 +158,6 @@ final class WorkProbe: Sendable {
   let held = Watched(0)
   /// Send functions the work escaped, to try after the app is gone.
   let escaped = LockedValue<[@Sendable (LedgerInput) -> Void]>([])
-  /// The ticks the app reduced, from any sender: what the work's task paces itself by.
-  let ticksReduced = Watched(0)
   /// The queue the work's timers tick on: the probe's own, so that a test can wait for the ticks
   /// running on it (``drainTimers()``).
   let timerQueue = DispatchQueue(label: "ledger.work.timers", attributes: .concurrent)

@@ -3,7 +3,6 @@ import CascadeMiddleware
 import CascadeReactor
 import CascadeStore
 import CascadeStreams
-import CascadeTestSupport
 
 /// How a ledger app is built: the hooks the integration suites need, the same on every
 /// architecture.
@@ -173,12 +172,10 @@ final class LedgerApp: Sendable {
   ) -> @Sendable (inout Ledger, LedgerInput) -> Void {
     let gauge = options.reducerGauge
     let hook = options.reduceHook
-    let work = options.work
     return { state, input in
       gauge?.enter()
       defer { gauge?.exit() }
       state.apply(input)
-      if let work, case .tick = input { work.ticksReduced.update { $0 += 1 } }
       hook?(input, inbox)
     }
   }
@@ -202,28 +199,25 @@ final class LedgerApp: Sendable {
     }
   }
 
-  /// Ticks until the task is cancelled, each tick once the app has reduced one since the last;
-  /// the probe sees the start and the end.
+  /// Ticks every few microseconds until the task is cancelled; the probe sees the start and the
+  /// end.
   ///
   /// The end is counted when the loop sees the cancellation and stops, which is what proves the
   /// architecture cancelled the task. The cancel handler only logs (`~task`): the runtime may
   /// skip it when the task is cancelled at the very moment the handler is installed (TSan runs
   /// of the teardown test showed a cancelled task whose handler never ran).
   ///
-  /// Paced by progress, not by time: with the sending-thread isolation, the thread that
-  /// processes drains what others queue meanwhile, and a producer that runs ahead of it would
-  /// keep it draining (and holding what it sent through) forever, however slow the machine (a
-  /// debug build under TSan processes a reactor's input in about 50 µs). So each tick waits until
-  /// a tick has been reduced since it was sent (the wait ends when the task is cancelled: a tick
-  /// sent while the app closes is never reduced), then yields the thread to the other work.
+  /// Not in a tight loop: with the sending-thread isolation, the thread that processes drains
+  /// what others queue meanwhile, and producers that never pause would keep it draining (and
+  /// holding what it sent through) forever. A tick every 500 µs, not 50: a debug build under
+  /// TSan processes a reactor's input in about as long as 50 µs, and the teardown test's thread
+  /// that drained never got back out (CI, once).
   static func tick(_ probe: WorkProbe, send: @Sendable (LedgerInput) -> Void) async {
     probe.start(.task)
     await withTaskCancellationHandler {
       while !Task.isCancelled {
-        let reduced = probe.ticksReduced.value
         send(.tick)
-        guard await probe.ticksReduced.waitUnlessCancelled(until: { $0 > reduced }) else { break }
-        await Task.yield()
+        try? await Task.sleep(for: .microseconds(500))
       }
     } onCancel: {
       probe.note("~task")
