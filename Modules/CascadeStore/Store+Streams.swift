@@ -83,29 +83,22 @@ extension Store {
     select: @escaping @Sendable (State) -> Selected,
     isDuplicate: (@Sendable (Selected, Selected) -> Bool)?
   ) -> Infallible<Selected> {
-    let subscribe:
-      @Sendable (
-        _ onNext: @escaping @Sendable (Selected) -> Void,
-        _ onCompleted: @escaping @Sendable () -> Void
-      ) -> any Disposable = { [weak engine] onNext, onCompleted in
-        guard let engine else {
-          onCompleted()
-          return Disposables.empty
-        }
-        let box = SubscriptionBox<State>.make(
-          select: select,
-          isDuplicate: isDuplicate,
-          delivery: .synchronous,
-          onClose: onCompleted,
-          handler: onNext
-        )
-        engine.submit(.subscribe(box))
-        return Disposables.create { [weak engine] in engine?.detach(box) }
+    // The store delivers to the observer itself: `subscribe(onNext:)`'s closures without an
+    // `AnyObserver` between (`Observable.directSubscribe`).
+    Observable(direct: { [weak engine] observer in
+      guard let engine else {
+        observer.onCompleted()
+        return Disposables.empty
       }
-    // `subscribe(onNext:)`'s observer is subscribed as it is, without an `AnyObserver`.
-    return Observable(
-      unchecked: { observer in subscribe({ observer.onNext($0) }, { observer.onCompleted() }) },
-      direct: { observer in subscribe({ observer.on(.next($0)) }, { observer.on(.completed) }) }
-    )
+      let box = SubscriptionBox<State>.make(
+        select: select,
+        isDuplicate: isDuplicate,
+        delivery: .synchronous,
+        onClose: observer.onCompleted,
+        handler: observer.onNext
+      )
+      engine.submit(.subscribe(box))
+      return Disposables.create { [weak engine] in engine?.detach(box) }
+    })
   }
 }

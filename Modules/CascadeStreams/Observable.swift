@@ -26,15 +26,16 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
   @usableFromInline
   package let synchronousElements: SynchronousElements<Element>?
 
-  /// How the source subscribes the observer of
-  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)`` straight to where it
-  /// emits, or `nil` (every stream but a store's state streams).
+  /// How a source that delivers to its observers itself (a store's state streams) subscribes
+  /// one, or `nil` for every other stream.
   ///
-  /// A state then goes from the store's subscription to the observer's `onNext`, without an
-  /// ``AnyObserver`` between them: W1 Reactor 935 → 922 instructions per action, W1 Feedback
-  /// 624 → 611 (`Tooling/callgrind.sh`).
+  /// ``subscribe(_:)`` hands it the observer of
+  /// ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)`` as it is, any other
+  /// type-erased: a state then goes from the store's subscription to that observer without an
+  /// ``AnyObserver`` between them (W1 Reactor 935 → 925 instructions per action, W1 Feedback
+  /// 624 → 603; `Tooling/callgrind.sh`).
   @usableFromInline
-  package let directSubscribe: (@Sendable (ClosureObserver<Element, Failure>) -> any Disposable)?
+  package let directSubscribe: (@Sendable (DirectObserver<Element, Failure>) -> any Disposable)?
 
   /// Wraps a producer that already keeps the stream grammar.
   ///
@@ -48,16 +49,17 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
     directSubscribe = nil
   }
 
-  /// Wraps a producer that already keeps the stream grammar, and the same source's subscription
-  /// of a closure observer (see ``directSubscribe``).
+  /// Wraps a source that keeps the stream grammar and delivers to its observers itself (see
+  /// ``directSubscribe``).
   @inlinable
   package init(
-    unchecked producer: @escaping @Sendable (AnyObserver<Element, Failure>) -> any Disposable,
-    direct: @escaping @Sendable (ClosureObserver<Element, Failure>) -> any Disposable
+    direct subscribe: @escaping @Sendable (DirectObserver<Element, Failure>) -> any Disposable
   ) {
-    self.producer = producer
+    // Never called: `subscribe` goes to `directSubscribe`. A closure that captures nothing costs
+    // no allocation: the stream is one object, the context of `subscribe`.
+    producer = { _ in Disposables.empty }
     synchronousElements = nil
-    directSubscribe = direct
+    directSubscribe = subscribe
   }
 
   /// A stream of plain values: it emits `elements` on subscription, then completes.
@@ -77,7 +79,42 @@ public struct Observable<Element: Sendable, Failure: Error>: ObservableType {
     if let synchronousElements {
       return synchronousElements.deliver(to: observer.asObserver())
     }
+    if let directSubscribe {
+      // The cast is resolved where this is specialized: no dynamic cast for a known type.
+      if let closures = observer as? ClosureObserver<Element, Failure> {
+        return directSubscribe(.closures(closures))
+      }
+      return directSubscribe(.erased(observer.asObserver()))
+    }
     return producer(observer.asObserver())
+  }
+}
+
+/// The observer a source with ``Observable/directSubscribe`` delivers to.
+@usableFromInline
+package enum DirectObserver<Element: Sendable, Failure: Error> {
+  /// The observer of ``ObservableType/subscribe(onNext:onError:onCompleted:onDisposed:)``,
+  /// called directly.
+  case closures(ClosureObserver<Element, Failure>)
+  /// Any other observer, type-erased.
+  case erased(AnyObserver<Element, Failure>)
+
+  /// Delivers a value to the observer.
+  @inlinable
+  package var onNext: @Sendable (Element) -> Void {
+    switch self {
+    case .closures(let observer): { observer.on(.next($0)) }
+    case .erased(let observer): { observer.on(.next($0)) }
+    }
+  }
+
+  /// Completes the observer.
+  @inlinable
+  package var onCompleted: @Sendable () -> Void {
+    switch self {
+    case .closures(let observer): { observer.on(.completed) }
+    case .erased(let observer): { observer.on(.completed) }
+    }
   }
 }
 

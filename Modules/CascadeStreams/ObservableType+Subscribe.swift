@@ -31,13 +31,7 @@ extension ObservableType {
       onCompleted: onCompleted,
       onDisposed: onDisposed
     )
-    // A store's state stream delivers to the observer itself (`Observable.directSubscribe`). The
-    // cast is resolved where this is specialized: no dynamic cast for a known type.
-    if let direct = (self as? Observable<Element, Failure>)?.directSubscribe {
-      observer.attach(direct(observer))
-    } else {
-      observer.attach(subscribe(observer))
-    }
+    observer.attach(subscribe(observer))
     return observer
   }
 

@@ -6,9 +6,8 @@ import Testing
 
 /// The closures of `subscribe(onNext:…)` on a store's state stream.
 ///
-/// Their observer is subscribed to the store's subscription directly
-/// (`Observable.directSubscribe`), an operator's observer through the stream's producer. Both keep
-/// the grammar.
+/// The store delivers to their observer itself (`Observable.directSubscribe`), and to an
+/// operator's observer type-erased. Both keep the grammar.
 @Suite(.checksResources)
 struct StateStreamSubscriberTests {
   /// A counter store, and the events its state stream's closures saw.
