@@ -10,7 +10,11 @@
 #   Tooling/flake-check.sh 10
 #   Tooling/flake-check.sh 3 --filter CascadeStoreTests
 # Environment: HOG_PROCESSES (default: the number of cores) sets how many hogs run;
-# BUILD_LOAD=0 leaves the concurrent build out.
+# BUILD_LOAD=0 leaves the concurrent build out; BUILD_LOAD_KEEP=DIR makes the load's first build
+# go to DIR and be kept there (not cleaned, whether it ends or is stopped with the runs), so that
+# a later `swift build -c release --package-path Tooling/Benchmarks --scratch-path DIR` (CI's
+# benchmarks step) finishes it instead of starting over; the builds after it go to the scratch
+# folder of their own, from clean.
 # Exits non-zero if any run failed; the logs stay in the printed folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,11 +58,14 @@ load="$hogs CPU hog(s) (pids ${hog_pids[*]})"
 if [ "${BUILD_LOAD:-1}" != 0 ]; then
   # `setsid` makes the loop a process group's leader, so that stopping it stops its compilers.
   setsid bash -c '
+    if [ -n "$2" ]; then
+      swift build -c release --package-path Tooling/Benchmarks --scratch-path "$2" || sleep 5
+    fi
     while true; do
       swift package --package-path Tooling/Benchmarks --scratch-path "$1" clean || true
       swift build -c release --package-path Tooling/Benchmarks --scratch-path "$1" || sleep 5
     done
-  ' build-load "$logs/build-load" >"$logs/build-load.log" 2>&1 &
+  ' build-load "$logs/build-load" "${BUILD_LOAD_KEEP:-}" >"$logs/build-load.log" 2>&1 &
   build_group=$!
   load="$load and a build of Tooling/Benchmarks (pid $build_group)"
 fi
