@@ -25,6 +25,37 @@ struct ReleaseTests {
     #expect(live.value == 0)
   }
 
+  // Growing keeps the order and the elements, with the head wrapped around the ring, for an
+  // element larger than an existential's inline buffer (a store's work items are): the new slots
+  // are made empty one by one, and nothing is released or kept twice.
+  @Test func aQueueOfLargeElementsGrowsInOrderWhileWrapped() {
+    struct Large {
+      var tracked: Tracked
+      var label: String
+      var padding: (Int, Int, Int, Int) = (1, 2, 3, 4)
+    }
+    let live = LiveCount()
+    var queue = FIFO<Large>()
+    var next = 0
+    var expected = 0
+    // Three in, two out, so that the head moves on and each growth happens with it wrapped.
+    for _ in 0..<300 {
+      for _ in 0..<3 {
+        queue.append(Large(tracked: Tracked(next, in: live), label: "element \(next)"))
+        next += 1
+      }
+      for _ in 0..<2 {
+        let element = queue.removeFirst()
+        #expect(element.tracked.number == expected && element.label == "element \(expected)")
+        expected += 1
+      }
+    }
+    #expect(queue.count == 300 && live.value == 300)
+    #expect(queue.elements.map(\.tracked.number) == Array(600..<900))
+    queue.removeAll()
+    #expect(live.value == 0)
+  }
+
   // After a burst, the queue gives its storage back when it empties.
   @Test func aQueueGivesBackItsStorageAfterABurst() {
     var queue = FIFO<Int>()

@@ -44,7 +44,10 @@ package struct FIFO<Element> {
     for offset in 0..<storedCount {
       grown.append(slots[(head + offset) & (slots.count - 1)].take())
     }
-    grown.append(contentsOf: repeatElement(nil, count: capacity - storedCount))
+    // One `nil` at a time: `append(contentsOf: repeatElement(nil, count:))`, in this unspecialized
+    // code, allocated for each slot of an element too large for an existential's inline buffer
+    // (a store's queued work items: 8 allocations per store's first growth, the allocation gate).
+    for _ in storedCount..<capacity { grown.append(nil) }
     slots = grown
     head = 0
   }
