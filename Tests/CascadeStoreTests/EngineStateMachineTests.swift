@@ -88,20 +88,25 @@ struct EngineStateMachineTests {
     Self.expect(!machine.admitReentrant(Self.action("after close")))
   }
 
-  // A plain action the holder sends itself waits in a lane of its own (no work item is made of
-  // it), the rest of the queue in another: they leave in the order they came in, across both.
+  // An action the holder sends itself, with its effect's origin or none, waits in a lane of its
+  // own (no work item is made of it), the rest of the queue in another: they leave in the order
+  // they came in, across both, each action with its origin.
   @Test func plainActionsAndOtherWorkLeaveTheQueueInTheOrderTheyCameIn() {
     var machine = Machine(state: 0)
     _ = machine.takeTokenIfIdle(by: Self.a)
     var model: [String] = []
-    // A fixed pseudo-random walk over sends of either kind and takes, against an array.
+    let effect = EffectOrigin(id: 7)
+    // A fixed pseudo-random walk over sends of each kind and takes, against an array.
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
     for step in 0..<2_000 {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       switch seed >> 62 {
-      case 0, 1:
+      case 0:
         Self.expect(machine.admitReentrant(action: "plain \(step)"))
         model.append("plain \(step)")
+      case 1:
+        Self.expect(machine.admitReentrant(action: "effect's \(step)", origin: effect))
+        model.append("effect's \(step)")
       case 2:
         // Marked, so not plain: a work item of the other lane.
         Self.expect(machine.admitReentrant(.action("marked \(step)", origin: nil, mark: 1)))
@@ -112,11 +117,17 @@ struct EngineStateMachineTests {
         let expected = model.removeFirst()
         // Taken as the engine's drain takes it: a plain action as itself, when it is next; half
         // the time through `takeNext()` regardless, which must agree.
+        let hasOrigin = expected.hasPrefix("effect's")
         if step.isMultiple(of: 2), machine.nextIsPlainAction {
-          #expect(machine.takeNextAction() == expected)
+          let next = machine.takeNextAction()
+          #expect(next.action == expected)
+          #expect(next.origin === (hasOrigin ? effect : nil))
         } else {
-          Self.expect(machine.nextIsPlainAction == expected.hasPrefix("plain"))
-          #expect(Self.name(of: machine.takeNext()) == expected)
+          Self.expect(machine.nextIsPlainAction == !expected.hasPrefix("marked"))
+          let work = machine.takeNext()
+          #expect(Self.name(of: work) == expected)
+          guard case .action(_, let origin, _) = work else { continue }
+          #expect(origin === (hasOrigin ? effect : nil))
         }
       }
     }

@@ -272,32 +272,34 @@ extension EngineStateMachine {
     !closed && !(commandQueue.isEmpty && queue.isEmpty)
   }
 
-  /// A plain action (no effect origin) sent by the holder itself: ``admitReentrant(_:)`` for
-  /// `.action(action, origin: nil)`, without making a work item of it (see ``WorkQueue``).
+  /// An action without a mark sent by the holder itself: ``admitReentrant(_:)`` for
+  /// `.action(action, origin: origin)`, without making a work item of it (see ``WorkQueue``).
   @inlinable
-  mutating func admitReentrant(action: Action) -> Bool {
+  mutating func admitReentrant(action: Action, origin: EffectOrigin? = nil) -> Bool {
     guard case .open = lifecycle, replaying == 0 else {
-      return refusedForReplay(.action(action, origin: nil))
+      // Refused, left out of a replay, or (a replayed input's) accepted: as its work item.
+      return admitReentrant(.action(action, origin: origin))
     }
     if holder.collectingCommandInputs {
-      commandQueue.append(.action(action, origin: nil))
+      commandQueue.append(.action(action, origin: origin))
     } else {
-      queue.append(action: action)
+      queue.append(action: action, origin: origin)
     }
     return true
   }
 
-  /// Whether the next work item (``takeNext()``) is a plain action, which the holder takes as
-  /// itself (``takeNextAction()``); asked only when ``hasWork``.
+  /// Whether the next work item (``takeNext()``) is an action of the queue's actions' lane, which
+  /// the holder takes as itself (``takeNextAction()``); asked only when ``hasWork``.
   @inlinable
   var nextIsPlainAction: Bool {
     commandQueue.isEmpty && queue.nextIsAction
   }
 
-  /// The holder takes the next work item, a plain action, as itself: ``takeNext()`` without
-  /// making a work item of it (see ``WorkQueue``); only when ``nextIsPlainAction``.
+  /// The holder takes the next work item, an action of the actions' lane, as itself:
+  /// ``takeNext()`` without making a work item of it (see ``WorkQueue``); only when
+  /// ``nextIsPlainAction``.
   @inlinable
-  mutating func takeNextAction() -> Action {
+  mutating func takeNextAction() -> WorkQueue<State, Action>.QueuedAction {
     queue.removeFirstAction()
   }
 

@@ -165,34 +165,51 @@ package struct StepSender {
 }
 
 /// A store engine's input queue: its work items in order, with a lane of their own for the
-/// plain actions the processing thread sends itself (a subscriber's, a feedback's).
+/// actions the processing thread sends itself (a subscriber's, a feedback's, a command's or an
+/// effect's that runs on it), each with its effect's origin if it has one.
 ///
 /// Copying or destroying an ``EngineWork``, and the `Optional` of one a ``FIFO`` slot holds, goes
 /// through the enum's runtime value witnesses even in an engine specialized for its types
 /// (callgrind: `EngineWorkOwcp`, `swift_getMultiPayloadEnumTagSinglePayload` and `Optional`'s
-/// witnesses, about 600 instructions per queued action; boxing the `AnyHashable` of a command's
-/// id, to make every payload loadable, does not change that). A plain action is therefore queued
-/// as itself, in a ``FIFO`` of actions, and only turned into a work item when it is taken out
-/// (callgrind, W5 Feedback, where every event is such a send: 1,876 → 1,076 instructions per
-/// event).
+/// witnesses: about 600 instructions per queued action while a command's id was an
+/// `AnyHashable`, a few hundred since it is boxed). An action is therefore queued as itself, in a
+/// ``FIFO`` of actions, and only turned into a work item when it is taken out some other way
+/// than ``removeFirstAction()`` (callgrind, W5 Feedback, where every event is such a send: 1,876
+/// → 1,076 instructions per event; W4 Store, where each round trip's action comes from its
+/// command's task running on the processing thread, with the command as its origin: 13,201 →
+/// 12,333 per round trip).
 ///
 /// The order is the order of the appends across both lanes: each work item of `items` records how
-/// many plain actions were appended before it since the item before it (`headGap` for the first,
+/// many actions were appended before it since the item before it (`headGap` for the first,
 /// `gaps` for the others), and `trailing` counts those appended after the last.
 @usableFromInline
 struct WorkQueue<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline typealias Work = EngineWork<State, Action>
 
-  /// The plain actions (no effect origin, no mark), in order.
-  @usableFromInline var actions = FIFO<Action>()
+  /// An action of the actions' lane: what `.action(action, origin: origin)` would be.
+  @usableFromInline
+  struct QueuedAction: Sendable {
+    @usableFromInline let action: Action
+    /// The effect that sent it, if any: its inputs are dropped once it is cancelled.
+    @usableFromInline let origin: EffectOrigin?
+
+    @inlinable
+    init(_ action: Action, origin: EffectOrigin?) {
+      self.action = action
+      self.origin = origin
+    }
+  }
+
+  /// The actions without a mark, in order.
+  @usableFromInline var actions = FIFO<QueuedAction>()
   /// The other work items, in order.
   @usableFromInline var items = FIFO<Work>()
-  /// For each of `items` after the first, how many plain actions come between it and the item
-  /// before it.
+  /// For each of `items` after the first, how many actions come between it and the item before
+  /// it.
   @usableFromInline var gaps = FIFO<Int>()
-  /// How many plain actions come before the first of `items`.
+  /// How many actions come before the first of `items`.
   @usableFromInline var headGap = 0
-  /// How many plain actions come after the last of `items` (all of them when `items` is empty).
+  /// How many actions come after the last of `items` (all of them when `items` is empty).
   @usableFromInline var trailing = 0
 
   @inlinable init() {}
@@ -203,10 +220,10 @@ struct WorkQueue<State: Sendable, Action: Sendable>: Sendable {
   /// How many work items are queued, plain actions included.
   @inlinable var count: Int { actions.count &+ items.count }
 
-  /// Appends a plain action: what `.action(action, origin: nil)` would be.
+  /// Appends an action without a mark: what `.action(action, origin: origin)` would be.
   @inlinable
-  mutating func append(action: Action) {
-    actions.append(action)
+  mutating func append(action: Action, origin: EffectOrigin?) {
+    actions.append(QueuedAction(action, origin: origin))
     trailing &+= 1
   }
 
@@ -223,26 +240,28 @@ struct WorkQueue<State: Sendable, Action: Sendable>: Sendable {
   mutating func removeFirst() -> Work {
     if items.isEmpty {
       trailing &-= 1
-      return .action(actions.removeFirst(), origin: nil)
+      let first = actions.removeFirst()
+      return .action(first.action, origin: first.origin)
     }
     if headGap > 0 {
       headGap &-= 1
-      return .action(actions.removeFirst(), origin: nil)
+      let first = actions.removeFirst()
+      return .action(first.action, origin: first.origin)
     }
     let work = items.removeFirst()
     headGap = items.isEmpty ? 0 : gaps.removeFirst()
     return work
   }
 
-  /// Whether the first work item is a plain action (``removeFirstAction()``).
+  /// Whether the first work item is an action of the actions' lane (``removeFirstAction()``).
   @inlinable var nextIsAction: Bool {
     !actions.isEmpty && (items.isEmpty || headGap > 0)
   }
 
-  /// Removes and returns the first work item, a plain action, as itself; only when
-  /// ``nextIsAction``.
+  /// Removes and returns the first work item, an action of the actions' lane, as itself; only
+  /// when ``nextIsAction``.
   @inlinable
-  mutating func removeFirstAction() -> Action {
+  mutating func removeFirstAction() -> QueuedAction {
     if items.isEmpty { trailing &-= 1 } else { headGap &-= 1 }
     return actions.removeFirst()
   }

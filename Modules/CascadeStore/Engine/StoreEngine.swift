@@ -184,18 +184,19 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// the processing token (see ``EngineProgram``).
   @inlinable
   func submitAction(_ action: Action, origin: EffectOrigin?, sender: StepSender? = nil) {
-    guard origin == nil, case .callerThread = isolation else {
-      submit(.action(action, origin: origin))
-      return
-    }
     let me = currentThreadIdentity()
     if machine.pointee.isHeld(by: me) {
-      submitReentrant(.action(action, origin: nil))
+      // Sent while this thread processes (a subscriber's, a feedback's, or an effect's that runs
+      // here): queued as itself, with its origin.
+      submitReentrant(action: action, origin: origin)
       return
     }
-    guard storage.withLock({ $0.takeTokenIfIdle(by: me) }) else {
-      // Another thread is processing, or the store is closed: the general path decides.
-      submit(.action(action, origin: nil))
+    guard origin == nil, case .callerThread = isolation,
+      storage.withLock({ $0.takeTokenIfIdle(by: me) })
+    else {
+      // An effect's (checked for cancellation when processed), another isolation, another
+      // thread processing, or the store closed: the general path decides.
+      submit(.action(action, origin: origin))
       return
     }
     reduce(action, mark: nil, sender: sender)
@@ -204,8 +205,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   /// Work sent from inside the store's own processing, on the processing thread.
   ///
-  /// A plain action (no effect origin, no mark) is queued as itself, not as a work item (see
-  /// ``WorkQueue``): `work` is consumed, so that taking the action out of it copies no work item.
+  /// An action without a mark is queued as itself, not as a work item (see ``WorkQueue``): `work`
+  /// is consumed, so that taking the action out of it copies no work item.
   @inlinable
   func submitReentrant(_ work: consuming Work) {
     func admit(_ work: Work) {
@@ -223,29 +224,29 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     // The payload is bound whole, then checked: a pattern that tests it copies the work item.
     switch consume work {
     case .action(let action, let origin, let mark):
-      guard origin == nil, mark == nil, reentrancy == .queue else {
+      guard mark == nil, reentrancy == .queue else {
         admit(.action(action, origin: origin, mark: mark))
         return
       }
-      submitReentrant(action: action, origin: nil)
+      submitReentrant(action: action, origin: origin)
     case let other:
       admit(other)
     }
   }
 
-  /// ``submitReentrant(_:)`` for `.action(action, origin: origin)`, which makes no work item of a
-  /// plain action.
+  /// ``submitReentrant(_:)`` for `.action(action, origin: origin)`, which makes no work item of
+  /// the action.
   @inlinable
   func submitReentrant(action: Action, origin: EffectOrigin?) {
-    guard origin == nil, reentrancy == .queue else {
+    guard reentrancy == .queue else {
       submitReentrant(.action(action, origin: origin))
       return
     }
     if machine.pointee.holder.reducing {
       // Inside the reducer this thread already holds the lock.
-      _ = machine.pointee.admitReentrant(action: action)
-    } else if !storage.withLock({ $0.admitReentrant(action: action) }) {
-      dropLate(.action(action, origin: nil))
+      _ = machine.pointee.admitReentrant(action: action, origin: origin)
+    } else if !storage.withLock({ $0.admitReentrant(action: action, origin: origin) }) {
+      dropLate(.action(action, origin: origin))
     }
   }
 
@@ -286,11 +287,15 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       storage.lock()
       if machine.pointee.hasWork {
         if machine.pointee.nextIsPlainAction {
-          // A plain action the processing thread sent itself (a subscriber's, a feedback's),
-          // queued and taken as itself: no work item copied (see `WorkQueue`).
-          let action = machine.pointee.takeNextAction()
+          // An action the processing thread sent itself (a subscriber's, a feedback's, an
+          // effect's), queued and taken as itself: no work item copied (see `WorkQueue`).
+          let next = machine.pointee.takeNextAction()
           storage.unlock()
-          reduce(action, mark: nil, sender: sender)
+          if let origin = next.origin {
+            process(next.action, origin: origin, mark: nil, sender: sender)
+          } else {
+            reduce(next.action, mark: nil, sender: sender)
+          }
           continue
         }
         let work = machine.pointee.takeNext()
@@ -315,22 +320,31 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   func process(_ work: Work, sender: StepSender?) {
     switch work {
     case .action(let action, let origin, let mark):
-      if let origin {
-        if origin.isCancelled { return }
-        if origin.isReplay {
-          machine.pointee.holder.replayInput = true
-          reduce(action, mark: mark, sender: sender)
-          machine.pointee.holder.replayInput = false
-          return
-        }
+      guard let origin else {
+        reduce(action, mark: mark, sender: sender)
+        return
       }
-      reduce(action, mark: mark, sender: sender)
+      process(action, origin: origin, mark: mark, sender: sender)
     case .subscribe(let box): attach(box)
     case .command(let command): run(command)
     case .expireCommands: expireCommands()
     case .cancel(let id): cancel(id: id)
     case .run(let body, _): body()
     }
+  }
+
+  /// Processes an action an effect sent: dropped if the effect was cancelled since, reduced as a
+  /// replayed input if it is a replay's.
+  @inlinable
+  func process(_ action: Action, origin: EffectOrigin, mark: UInt64?, sender: StepSender?) {
+    if origin.isCancelled { return }
+    if origin.isReplay {
+      machine.pointee.holder.replayInput = true
+      reduce(action, mark: mark, sender: sender)
+      machine.pointee.holder.replayInput = false
+      return
+    }
+    reduce(action, mark: mark, sender: sender)
   }
 
   /// Runs the middlewares' interception, then reduces the input, or runs the architecture's
