@@ -119,39 +119,37 @@ enum CommandOrigin {
 
 /// The id of a cancellable command.
 ///
-/// The id is kept in an object: an `AnyHashable` held inline would make this type, and so every
+/// The id is kept in an object: held inline, its existential would make this type, and so every
 /// ``EngineWork`` item and the queue that holds them, address-only — each copy of a work item,
-/// even an action's, a call through the enum's generic value witnesses (about 1,100
+/// even an action's, a call through the enum's generic value witnesses (about 1,000
 /// instructions of W4's round trip, callgrind). With the box, a work item copies with a retain.
 /// It costs one allocation per id a command, a cancellation or an effect is given, none for the
-/// effects without one.
+/// effects without one. Two ids are equal, and hash, as their `AnyHashable`s do.
 @usableFromInline
 struct CommandID: Hashable, Sendable {
-  /// The id as given, type-erased.
+  /// The id as given.
   @usableFromInline
-  final class Box: @unchecked Sendable {
-    // Safety: only built from `Sendable` values (see `CommandID.init`), which `AnyHashable`
-    // wraps unchanged; `base` is immutable.
-    @usableFromInline let base: AnyHashable
+  final class Box: Sendable {
+    @usableFromInline let base: any Hashable & Sendable
 
     @inlinable
-    init(_ base: AnyHashable) { self.base = base }
+    init(_ base: any Hashable & Sendable) { self.base = base }
   }
 
   @usableFromInline let box: Box
 
   @inlinable
   init(_ value: some Hashable & Sendable) {
-    box = Box(AnyHashable(value))
+    box = Box(value)
   }
 
   @inlinable
   static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.box === rhs.box || lhs.box.base == rhs.box.base
+    lhs.box === rhs.box || AnyHashable(lhs.box.base) == AnyHashable(rhs.box.base)
   }
 
   @inlinable
   func hash(into hasher: inout Hasher) {
-    hasher.combine(box.base)
+    hasher.combine(AnyHashable(box.base))
   }
 }
