@@ -47,11 +47,12 @@ let package = Package(
     .executable(name: "rpg", targets: ["rpg"]),
     .executable(name: "cascade-compare", targets: ["CascadeCompare"]),
     .executable(name: "cascade-inspect", targets: ["CascadeInspect"]),
-    // The cores whose readers of outside data (a recording, a save, a page, a catalog, an
-    // import, a typed line and its UTF-8 check) Tooling/Fuzz fuzzes: a package depends on
-    // another's products only.
+    // The cores whose readers of outside data (a recording, the inspector's index of one, a
+    // save, a page, a catalog, an import, a typed line and its UTF-8 check) Tooling/Fuzz
+    // fuzzes: a package depends on another's products only.
     .library(name: "AppSupport", targets: ["AppSupport"]),
     .library(name: "CommandLineSupport", targets: ["CommandLineSupport"]),
+    .library(name: "InspectorKit", targets: ["InspectorKit"]),
     .library(name: "MoviesCore", targets: ["MoviesCore"]),
     .library(name: "MoviesServer", targets: ["MoviesServer"]),
     .library(name: "RPGCore", targets: ["RPGCore"]),

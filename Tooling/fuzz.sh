@@ -22,6 +22,7 @@ package=$root/Tooling/Fuzz
 scratch=$package/.build
 targets=(
   fuzz-recording
+  fuzz-inspector
   fuzz-rpg-save
   fuzz-movies-page
   fuzz-movies-catalog

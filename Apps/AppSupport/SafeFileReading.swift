@@ -35,9 +35,17 @@ extension SafeFile {
   ///
   /// For a reader that maps the file instead of reading it (``read(_:)`` otherwise).
   ///
+  /// - Returns: The file's size in bytes (an empty file is best not mapped: Foundation's
+  ///   `Data(contentsOf:options: .alwaysMapped)` reads a file of size 0 as one whose size is
+  ///   unknown, and leaks its buffer).
   /// - Throws: ``FileProblem``.
-  public static func requireRegularFile(_ path: String) throws(FileProblem) {
-    close(try openRegularFile(path))
+  @discardableResult
+  public static func requireRegularFile(_ path: String) throws(FileProblem) -> Int {
+    let descriptor = try openRegularFile(path)
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw FileProblem(errno: errno, path: path) }
+    return Int(info.st_size)
   }
 
   /// Opens `path` for reading, and returns its descriptor if it is a regular file.

@@ -34,6 +34,7 @@ let package = Package(
     .target(name: "CFuzzDriver"),
     .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"]),
     fuzzTarget("fuzz-recording", reading: "AppSupport", "MoviesCore", "RPGCore", "TodoCore"),
+    fuzzTarget("fuzz-inspector", reading: "InspectorKit"),
     fuzzTarget("fuzz-rpg-save", reading: "RPGCore"),
     fuzzTarget("fuzz-movies-page", reading: "MoviesCore"),
     fuzzTarget("fuzz-movies-catalog", reading: "MoviesServer"),

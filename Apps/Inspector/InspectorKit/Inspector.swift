@@ -97,6 +97,25 @@ public final class Inspector: Sendable {
     self.token = token
   }
 
+  // MARK: - The API, without a server
+
+  /// What `/api/summary` serves: the session's app, architecture and command, its number of
+  /// steps, and how many there are of each kind, as JSON.
+  public func summary() -> Data { api.summary() }
+
+  /// What `/api/steps` serves: at most `count` (up to 1,000) steps of the timeline from position
+  /// `from`, or of its steps of `kind`, as JSON; positions out of range give fewer steps, or none.
+  public func steps(from: Int, count: Int, kind: StepKind? = nil) -> Data {
+    api.steps(from: from, count: count, kind: kind)
+  }
+
+  /// What `/api/step/I` serves: the state after step `index` and its difference from the state
+  /// before, as JSON; `nil` if there is no such step.
+  ///
+  /// - Throws: When the step's record cannot be read from the recording (the page shows it as
+  ///   the answer's 422).
+  public func step(_ index: Int) throws -> Data? { try api.step(index) }
+
   /// A new random token: 32 bytes from the system's generator, in hexadecimal.
   public static func makeToken() -> String { LoopbackServer.makeToken() }
 

@@ -44,8 +44,11 @@ struct RecordingIndex: Sendable {
     let data: Data
     do {
       // Mapped, not read: only a regular file (a pipe would wait for its writer).
-      try SafeFile.requireRegularFile(path)
-      data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+      let size = try SafeFile.requireRegularFile(path)
+      // An empty file is not mapped (see `requireRegularFile`); it is refused below.
+      data =
+        size == 0
+        ? Data() : try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
     } catch {
       let problem = FileProblem(error, path: path)
       if problem.kind == .missing { throw .missing(path: path) }

@@ -395,7 +395,8 @@ import Testing
 
   /// A file the inspector cannot read, and the status it ends with.
   enum BadFile: String, CaseIterable, CustomTestStringConvertible {
-    case missing, notJSON, notASession, damagedLine, cutShort, anotherApp, anotherAppsHeader
+    case missing, empty, notJSON, notASession, damagedLine, cutShort, anotherApp
+    case anotherAppsHeader
 
     var testDescription: String { rawValue }
 
@@ -408,6 +409,8 @@ import Testing
       let text: String
       switch self {
       case .missing: return file.path
+      // Not mapped: Foundation's mapped read of an empty file leaked its buffer (fuzz-inspector).
+      case .empty: text = ""
       case .notJSON: text = "hello\nworld\n"
       case .notASession: text = #"{"cascadeRecording":1}"# + "\n" + #"{"sequence":1}"# + "\n"
       case .damagedLine:

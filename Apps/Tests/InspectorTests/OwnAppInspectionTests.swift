@@ -199,6 +199,34 @@ import Testing
     withExtendedLifetime(app) {}
   }
 
+  /// Proves that `Inspector` answers its API without a server (`summary()`, `steps(from:count:)`,
+  /// `step(_:)`) as its server does: the step count, a page of the timeline from a position, each
+  /// step's recorded state, and no step past the end or before the start.
+  @Test func theInspectorAnswersItsAPIWithoutAServer() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("own.jsonl")
+    try Data(
+      """
+      {"cascadeRecording":1}
+      {"input":{"add":{"_0":1}},"sequence":1,"time":0}
+      {"state":{"count":1,"name":"counter"}}
+      {"input":{"add":{"_0":2}},"sequence":2,"time":0}
+      {"state":{"count":3,"name":"counter"}}
+
+      """.utf8
+    ).write(to: file)
+    let inspector = try Inspector(recordingAt: file.path)
+    #expect(try Self.json(inspector.summary())["steps"] as? Int == 2)
+    let page = try Self.json(inspector.steps(from: 1, count: 10))
+    #expect((page["steps"] as? [Any])?.count == 1)
+    #expect(page["from"] as? Int == 1)
+    #expect(try Self.state(Self.json(inspector.step(0))).count == 1)
+    #expect(try Self.state(Self.json(inspector.step(1))).count == 3)
+    #expect(try inspector.step(2) == nil)
+    #expect(try inspector.step(-1) == nil)
+  }
+
   @Test func aDamagedOrCutShortRecordingIsReportedWithItsLine() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
