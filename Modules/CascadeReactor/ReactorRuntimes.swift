@@ -1,4 +1,13 @@
+import CascadeStore
 import CascadeStreams
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Reactor {
   /// The reactor's runtime, kept for it in the table shared by reactors that declare no
@@ -65,6 +74,12 @@ public enum ReactorRuntimes {
   /// The table also does this as it takes in new reactors; call it where a released reactor's
   /// work must end at a known point (a test's end, say).
   ///
+  /// A sweep that another thread began meanwhile (as it took in a reactor) may hold the runtime
+  /// of a reactor released before this call: this waits for such sweeps to end, so that every
+  /// reactor gone when it was called has its runtime released when it returns. Called from code
+  /// that a sweep runs (a released runtime's disposal code), it does not wait. Do not call it
+  /// while holding a lock that a reactor's disposal code takes.
+  ///
   /// - Returns: How many runtimes were released.
   @discardableResult
   public static func purgeReleased() -> Int {
@@ -98,8 +113,13 @@ public enum ReactorRuntimes {
 /// the reactor for a moment, and letting go of it may be what runs its deinit); and the entries
 /// it removes are released after it is given up (a runtime's release cancels its reactor's work
 /// and ends its streams, which runs their disposal code).
+///
+/// So a sweep holds entries with no lock held: those it looked at, then those it removed. Each
+/// sweep is listed in the slots while it runs (``Slots/sweeps``), and ``purgeReleased()`` waits
+/// for the ones other threads began before its own ended, which may hold a released reactor's
+/// runtime.
 @usableFromInline
-final class RuntimeTable: Sendable {
+package final class RuntimeTable: Sendable {
   /// One reactor's runtime.
   final class Entry: Sendable {
     // Checked: every stored property is a `let` of a `Sendable` type (a `weak let` is loaded
@@ -117,9 +137,32 @@ final class RuntimeTable: Sendable {
   }
 
   let slots = LockedValue(Slots())
+  /// Called by each sweep between its look at the entries and their removal, and by
+  /// ``purgeReleased()`` when it waits for another thread's sweep: for tests, which pause a sweep
+  /// there.
+  let hooks: SweepHooks?
+
+  /// What a test may run inside a sweep.
+  package struct SweepHooks: Sendable {
+    /// Runs in each sweep, after it looked at the entries and before it removes those found gone.
+    package var afterLooking: @Sendable () -> Void
+    /// Runs once per call of ``purgeReleased()`` that waits for another thread's sweep.
+    package var waiting: @Sendable () -> Void
+
+    package init(
+      afterLooking: @escaping @Sendable () -> Void,
+      waiting: @escaping @Sendable () -> Void
+    ) {
+      self.afterLooking = afterLooking
+      self.waiting = waiting
+    }
+  }
 
   @usableFromInline
-  init() {}
+  init() { hooks = nil }
+
+  /// A table of its own, for tests.
+  package init(hooks: SweepHooks) { self.hooks = hooks }
 
   /// The runtime of the reactor at `address`, if the table holds one.
   @usableFromInline
@@ -131,7 +174,7 @@ final class RuntimeTable: Sendable {
 
   /// Takes in `owner` with `runtime`, unless another thread did first; sweeps when due.
   @usableFromInline
-  func insert(
+  package func insert(
     _ runtime: any AnyObject & Sendable,
     for owner: any AnyObject & Sendable
   ) -> any AnyObject & Sendable {
@@ -146,22 +189,47 @@ final class RuntimeTable: Sendable {
     return entry.runtime
   }
 
-  /// Sweeps now; returns how many entries went.
-  func purgeReleased() -> Int {
-    sweep()
+  /// Sweeps now, then waits for the sweeps other threads began before this one ended; returns
+  /// how many entries this sweep removed.
+  package func purgeReleased() -> Int {
+    let thread = currentThreadIdentity()
+    let (removed, last) = sweep(on: thread)
+    // Called from disposal code a sweep of this thread runs: the sweep waited for would be the
+    // caller's own.
+    guard !slots.withLock({ $0.sweeps.contains { $0.thread == thread } }) else { return removed }
+    var waited = false
+    while slots.withLock({ $0.sweeps.contains { $0.number <= last && $0.thread != thread } }) {
+      if !waited {
+        waited = true
+        hooks?.waiting()
+      }
+      // Another thread's sweep is reading weak references or releasing runtimes: no lock of
+      // ours is held, and it ends without waiting for anything of the table's.
+      sched_yield()
+    }
+    return removed
   }
 
-  /// Removes the entries of reactors that are gone, and releases them; returns how many went.
-  ///
-  /// The weak references are read, and the removed entries released, with no lock held.
-  private func sweep() -> Int {
+  /// Removes the entries of reactors that are gone, and releases them; returns how many went,
+  /// and the number of the last sweep begun when this one ended.
+  private func sweep(on thread: UInt = currentThreadIdentity()) -> (removed: Int, last: Int) {
+    let number = slots.withLock { $0.beginSweep(on: thread) }
+    let removed = removeGone()
+    let last = slots.withLock { $0.endSweep(number) }
+    return (removed, last)
+  }
+
+  /// The sweep itself: the weak references are read, and the removed entries released, with no
+  /// lock held; everything it held is released when it returns.
+  private func removeGone() -> Int {
     let entries = slots.withLock { $0.entries.compactMap { $0 } }
     let gone = Set(entries.lazy.filter { $0.owner == nil }.map(ObjectIdentifier.init))
+    hooks?.afterLooking()
     let removed = slots.withLock { $0.remove(gone) }
     return removed.count
   }
 
-  var count: Int { slots.withLock { $0.count } }
+  package var count: Int { slots.withLock { $0.count } }
 
   func holdsRuntime(for identity: ObjectIdentifier) -> Bool {
     let address = UInt(bitPattern: identity)
@@ -183,6 +251,10 @@ extension RuntimeTable {
     var count = 0
     /// Past this many entries, taking in a reactor sweeps; up to `alwaysSweep`, it always does.
     var sweepAt = 0
+    /// The sweeps under way: each one's number, in the order they began, and its thread.
+    var sweeps: [(number: Int, thread: UInt)] = []
+    /// How many sweeps have begun.
+    var sweepsBegun = 0
 
     static let alwaysSweep = 64
 
@@ -252,12 +324,29 @@ extension RuntimeTable {
       }
       var capacity = max(16, minimumCapacity)
       while (kept.count + 1) * 2 > capacity { capacity *= 2 }
-      let sweepAt = sweepAt
-      self = Slots(capacity: capacity)
-      self.sweepAt = sweepAt
+      var emptied = Slots(capacity: capacity)
+      emptied.sweepAt = sweepAt
+      emptied.sweeps = sweeps
+      emptied.sweepsBegun = sweepsBegun
+      self = emptied
       for (address, entry) in kept { place(entry, at: address) }
       count = kept.count
       return removed
+    }
+
+    /// Lists a sweep beginning on `thread`; returns its number.
+    mutating func beginSweep(on thread: UInt) -> Int {
+      sweepsBegun += 1
+      sweeps.append((sweepsBegun, thread))
+      return sweepsBegun
+    }
+
+    /// Takes sweep `number` off the list; returns the number of the last sweep begun.
+    mutating func endSweep(_ number: Int) -> Int {
+      if let index = sweeps.firstIndex(where: { $0.number == number }) {
+        sweeps.remove(at: index)
+      }
+      return sweepsBegun
     }
 
     /// Removes the entries in `gone` (of reactors found gone) and returns them, to be released

@@ -204,6 +204,78 @@ struct ReactorRuntimeTableTests {
     }
   }
 
+  /// A weak reference that closures may share.
+  final class WeakProbe: Sendable {
+    weak let object: (any AnyObject & Sendable)?
+
+    init(_ object: any AnyObject & Sendable) { self.object = object }
+  }
+
+  // A sweep that another thread began as it took in a reactor holds the entries it looked at
+  // until it ends: `purgeReleased()` waits for it, so that the runtime of a reactor released
+  // before the call is released when it returns, even if that other sweep still held it.
+  @Test func purgingWaitsForASweepAnotherThreadBegan() async {
+    let pauseNext = LockedValue(false)
+    let looked = CascadeTestSupport.Signal()
+    let resume = CascadeTestSupport.Signal()
+    let purgeWaited = CascadeTestSupport.Signal()
+    let purgeReturned = CascadeTestSupport.Signal()
+    let table = RuntimeTable(
+      hooks: .init(
+        afterLooking: {
+          guard
+            pauseNext.withLock({ pause in
+              defer { pause = false }
+              return pause
+            })
+          else {
+            return
+          }
+          looked.fire()
+          _ = resume.waitBlocking()
+        },
+        waiting: { purgeWaited.fire() }
+      )
+    )
+    let released = LockedValue<CountReactor?>(CountReactor())
+    let probe = WeakProbe(
+      table.insert(ReactorRuntime<Int, Int, Int>(), for: released.withLock { $0! })
+    )
+
+    // Another thread takes in a reactor; its sweep looks at the entries (the released one's
+    // among them, still alive) and is paused there.
+    pauseNext.withLock { $0 = true }
+    let other = CountReactor()
+    async let sweeping: Void = onOwnThread {
+      _ = table.insert(ReactorRuntime<Int, Int, Int>(), for: other)
+    }
+    #expect(await looked.wait())
+    released.withLock { $0 = nil }
+
+    // The purge removes the entry, but the paused sweep still holds it: the purge waits.
+    async let purging: Bool = onOwnThread {
+      _ = table.purgeReleased()
+      defer { purgeReturned.fire() }
+      return probe.object == nil
+    }
+    let progressed = Counter()
+    Task {
+      _ = await purgeWaited.wait()
+      progressed.increment()
+    }
+    Task {
+      _ = await purgeReturned.wait()
+      progressed.increment()
+    }
+    #expect(await progressed.wait { $0 >= 1 })
+    #expect(purgeWaited.hasFired, "the purge returned while another sweep held a runtime")
+    resume.fire()
+    await sweeping
+    #expect(await purging, "the released reactor's runtime outlived the purge")
+    #expect(table.count == 1)
+    withExtendedLifetime(other) {}
+  }
+
   // Many threads make, use, share and release reactors with no `runtime`, and purge, at once:
   // shared reactors started by many threads at once have one runtime (nothing lost), and every
   // released reactor's runtime is released (its state stream completes).
