@@ -81,7 +81,8 @@ struct StoreLifecycleTests {
   }
 
   // AT-32: an input sent by a command after the store is gone is dropped, with a diagnostic
-  // naming the input and the command.
+  // naming the input and the command — also when the handle escaped the command and is used
+  // after the command ended, outside its task.
   @Test func lateInputIsDroppedAndNamed() async throws {
     let diagnostics = Recorder<String>()
     let scheduler = TestScheduler()
@@ -95,16 +96,14 @@ struct StoreLifecycleTests {
     #expect(await escaped.wait { $0 != nil })
     store = nil
     escaped.value?.send("late")
-    #expect(
-      diagnostics.values
-        == ["Input late arrived after the store stopped accepting inputs and was dropped"]
-    )
+    let dropped = "Input late arrived after the store stopped accepting inputs and was dropped"
+    #expect(diagnostics.values == [dropped + #" (sent by effect "Escaper")"#])
     escaped.set(nil)
   }
 
-  // AT-32, from inside the command's task: what it sends after the store is gone, through its
-  // handle or from a task it made, is dropped with a diagnostic naming the command (the name
-  // the command's task carries, whether or not the command suspended before).
+  // AT-32, from inside the command's task: what it sends after the store is gone through its
+  // handle, from its own task or a task it made, is dropped with a diagnostic naming the command
+  // (the handle's origin, whether or not the command suspended before).
   @Test func lateInputFromACommandsTaskNamesTheCommand() async throws {
     let diagnostics = Recorder<String>()
     var store: Store<[String], String>? = Store(

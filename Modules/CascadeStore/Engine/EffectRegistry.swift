@@ -40,6 +40,10 @@ class EffectOrigin: @unchecked Sendable {
     self.isReplay = isReplay
   }
 
+  /// The name a late input it tagged is reported with: a command's; `nil` for other effects,
+  /// whose names are only made for a probe.
+  @usableFromInline var effectName: String? { nil }
+
   /// Whether the effect was cancelled: its inputs are dropped.
   @inlinable var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 

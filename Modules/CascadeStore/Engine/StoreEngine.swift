@@ -265,8 +265,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @usableFromInline
   func dropLate(_ work: Work) {
     switch work {
-    case .action(let action, _, _):
-      diagnostics(.lateInput("\(action)", origin: CommandOrigin.name))
+    case .action(let action, let origin, _):
+      diagnostics(.lateInput("\(action)", origin: origin?.effectName))
     case .run(_, let dropped):
       dropped()
     default:
