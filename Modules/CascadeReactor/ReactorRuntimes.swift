@@ -220,7 +220,9 @@ package final class RuntimeTable: Sendable {
   }
 
   /// The sweep itself: the weak references are read, and the removed entries released, with no
-  /// lock held; everything it held is released when it returns.
+  /// lock held; everything it held is released when it returns (a call of its own, never
+  /// inlined, so that no release moves past the sweep's end, which a purge waits for).
+  @inline(never)
   private func removeGone() -> Int {
     let entries = slots.withLock { $0.entries.compactMap { $0 } }
     let gone = Set(entries.lazy.filter { $0.owner == nil }.map(ObjectIdentifier.init))
