@@ -212,10 +212,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     cancelInFlight: Bool = false,
     _ operation: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
   ) {
+    guard let id else {
+      engine.submitCommand(named: name, operation)
+      return
+    }
     var command = CommandBox(name: name, operation: operation)
-    command.id = id.map { CommandID($0) }
+    command.id = CommandID(id)
     command.cancelInFlight = cancelInFlight
-    command.startsAtOnce = id == nil
     engine.submit(.command(command))
   }
 
@@ -518,14 +521,14 @@ extension Store {
   /// Ends the effect of a handle from ``beginEffect(id:name:stop:)``.
   @usableFromInline
   package func endEffect() {
-    if let origin { engine.endEffect(origin.id) }
+    if let origin { engine.endEffect(origin) }
   }
 
   /// Cancels the effect of a handle from ``beginEffect(id:name:stop:)``, from any thread: its
   /// `stop` is called, and what it sent that is still queued is dropped.
   @usableFromInline
   package func cancelEffect() {
-    if let origin { engine.cancelEffect(origin.id) }
+    if let origin { engine.cancelEffect(origin) }
   }
 }
 

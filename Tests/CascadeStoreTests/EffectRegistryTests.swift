@@ -56,7 +56,7 @@ struct EffectRegistryTests {
     let origin = registry.register(key: CommandID("k"), stop: stops.stop)
     Self.call(registry.cancel(key: CommandID("k")))
     Self.call(registry.cancel(key: CommandID("k")))
-    let again = registry.cancel(effect: origin.id)
+    let again = registry.cancel(effect: origin)
     #expect(again == nil)
     Self.call(registry.cancelAll())
     Self.call(registry.removeAll().stops)
@@ -66,11 +66,11 @@ struct EffectRegistryTests {
   @Test func aCancelledEffectStaysMarkedAfterItEnded() {
     var registry = EffectRegistry()
     let origin = registry.register(key: nil, stop: nil)
-    let stop = registry.cancel(effect: origin.id)
+    let stop = registry.cancel(effect: origin)
     #expect(stop == nil)  // no stop given: nothing to call
     #expect(origin.isCancelled)
     #expect(registry.count == 1)
-    let ended = registry.end(origin.id)
+    let ended = registry.end(origin)
     #expect(ended)
     #expect(registry.count == 0)
     // What it queued, or sends late while its disposal races it, is still dropped.
@@ -81,15 +81,62 @@ struct EffectRegistryTests {
     var registry = EffectRegistry()
     let stops = Stops()
     let origin = registry.register(key: CommandID("k"), stop: stops.stop)
-    let ended = registry.end(origin.id)
+    let ended = registry.end(origin)
     #expect(ended)
-    let stop = registry.cancel(effect: origin.id)
+    let stop = registry.cancel(effect: origin)
     #expect(stop == nil)
     Self.call(registry.cancel(key: CommandID("k")))
     #expect(stops.count == 0)
     #expect(!origin.isCancelled)  // what a completed effect sent is still reduced
-    let endedAgain = registry.end(origin.id)
+    let endedAgain = registry.end(origin)
     #expect(!endedAgain)
+  }
+
+  /// The registry keeps its effects in slots that a new effect reuses once freed: an effect that
+  /// ended is never mistaken for the one in its old slot, nor is another registry's.
+  @Test func aFreedSlotIsReusedWithoutMistakingTheEffectThatLeftIt() {
+    var registry = EffectRegistry()
+    let stops = Stops()
+    let first = registry.register(key: nil, stop: stops.stop)
+    let second = registry.register(key: nil, stop: stops.stop)
+    let firstEnded = registry.end(first)
+    #expect(firstEnded)
+    let third = registry.register(key: nil, stop: stops.stop)  // takes `first`'s slot
+    #expect(Set([first.id, second.id, third.id]).count == 3)  // ids are never reused
+    #expect(registry.count == 2)
+    let firstStop = registry.cancel(effect: first)
+    let firstEndedAgain = registry.end(first)
+    #expect(firstStop == nil && !firstEndedAgain)
+    #expect(!first.isCancelled && !third.isCancelled)
+
+    var other = EffectRegistry()
+    let stranger = other.register(key: nil, stop: stops.stop)  // slot 0 of another registry
+    let strangerStop = registry.cancel(effect: stranger)
+    let strangerEnded = registry.end(stranger)
+    #expect(strangerStop == nil && !strangerEnded)
+    #expect(registry.count == 2 && other.count == 1)
+
+    Self.call(registry.cancelAll())
+    #expect(stops.count == 2)  // `second` and `third`, each once
+    #expect(second.isCancelled && third.isCancelled && !stranger.isCancelled)
+    let secondEnded = registry.end(second)
+    let thirdEnded = registry.end(third)
+    #expect(secondEnded && thirdEnded)
+    #expect(registry.count == 0)
+    // Empty again: a new effect takes a freed slot.
+    let fourth = registry.register(key: nil, stop: nil)
+    #expect(fourth.slot < 2)
+  }
+
+  /// A burst's slots do not outlive it: once its last effect ends, the registry lets them go.
+  @Test func theSlotsOfABurstGoWhenItsLastEffectEnds() {
+    var registry = EffectRegistry()
+    let burst = (0..<100).map { _ in registry.register(key: nil, stop: nil) }
+    for origin in burst.reversed() { _ = registry.end(origin) }
+    #expect(registry.count == 0)
+    #expect(registry.entries.isEmpty && registry.free.isEmpty)
+    let next = registry.register(key: nil, stop: nil)
+    #expect(next.slot == 0 && next.id == 101)
   }
 
   @Test func cancelAllStopsEverythingAndKeepsTheTasksToAwait() {
@@ -97,7 +144,7 @@ struct EffectRegistryTests {
     let stops = Stops()
     let task = Task<Void, Never> {}
     let command = registry.register(key: CommandID("load"), stop: nil)
-    let accepted = registry.setStop(.task(task), for: command.id)
+    let accepted = registry.setStop(.task(task), for: command)
     #expect(accepted)
     _ = registry.register(key: nil, stop: stops.stop)
     let stopsToCall = registry.cancelAll()
@@ -114,7 +161,7 @@ struct EffectRegistryTests {
     let origin = registry.register(key: CommandID("k"), stop: nil)
     Self.call(registry.cancel(key: CommandID("k")))
     let stops = Stops()
-    let accepted = registry.setStop(stops.stop, for: origin.id)
+    let accepted = registry.setStop(stops.stop, for: origin)
     #expect(!accepted)
     Self.call(registry.cancelAll())
     #expect(stops.count == 0)  // not handed out again: the caller stops it

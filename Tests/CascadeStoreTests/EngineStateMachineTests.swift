@@ -275,9 +275,9 @@ struct EngineStateMachineTests {
       return
     }
     Self.expect(!machine.isQuiescent)
-    Self.expect(machine.endEffect(first.id).ended)
-    Self.expect(machine.endEffect(first.id).ended == false)  // once
-    Self.expect(machine.endEffect(second.id).waiters.isEmpty)  // no one waited
+    Self.expect(machine.endEffect(first).ended)
+    Self.expect(machine.endEffect(first).ended == false)  // once
+    Self.expect(machine.endEffect(second).waiters.isEmpty)  // no one waited
     Self.expect(machine.isQuiescent)
   }
 

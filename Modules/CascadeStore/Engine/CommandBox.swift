@@ -68,6 +68,7 @@ final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unche
   @inlinable
   init(
     id: Int,
+    slot: Int,
     engine: StoreEngine<State, Action>,
     name: String,
     state: State,
@@ -77,7 +78,7 @@ final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unche
     self.name = name
     self.state = state
     self.body = body
-    super.init(id: id)
+    super.init(id: id, slot: slot)
   }
 
   /// The command's name, which a late input sent through its handle is reported with.
@@ -100,7 +101,7 @@ final class CommandTask<State: Sendable, Action: Sendable>: EffectOrigin, @unche
     } catch {
       if !Task.isCancelled { engine.diagnostics(.effectFailed(effect: name, error: error)) }
     }
-    engine.endEffect(id)
+    engine.endEffect(self)
   }
 }
 

@@ -33,10 +33,16 @@ class EffectOrigin: @unchecked Sendable {
   @usableFromInline var stop: EffectStop?
   /// Whether `stop` was handed out to be called: registry only, under the engine's lock.
   @usableFromInline var stopped = false
+  /// Its slot in its registry's entries (-1 for a replay).
+  ///
+  /// The effect is in flight while the slot holds it. A constant, so that reading it checks no
+  /// exclusivity.
+  @usableFromInline let slot: Int
 
   @usableFromInline
-  init(id: Int, isReplay: Bool = false) {
+  init(id: Int, slot: Int = -1, isReplay: Bool = false) {
     self.id = id
+    self.slot = slot
     self.isReplay = isReplay
   }
 
@@ -87,7 +93,7 @@ enum EffectStop: Sendable {
 /// - **latest wins by key**: starting with `cancelInFlight` cancels the running effects with the
 ///   same key first (the caller does, with ``cancel(key:)``);
 /// - **cancel by key**: ``cancel(key:)`` cancels every running effect with that key;
-/// - **cancel one**: ``cancel(effect:)`` cancels one effect by its id (a feedback whose query
+/// - **cancel one**: ``cancel(effect:)`` cancels one effect by its origin (a feedback whose query
 ///   changed);
 /// - **cancel all**: ``cancelAll()`` on shutdown;
 /// - **queued inputs of a cancelled effect are dropped**: its origin is marked cancelled, so
@@ -97,44 +103,69 @@ enum EffectStop: Sendable {
 /// An effect is in flight from ``register(key:stop:)`` until ``end(_:)``, cancelled or not:
 /// that is what `finish()` waits for and `effectsInFlight` counts. Each transition returns the
 /// stops to call; the caller calls them after releasing the lock (each at most once).
+///
+/// The effects in flight are held in slots, each origin knowing its own: registering takes a free
+/// slot (or a new one), ending frees it. No hashing: a dictionary by id cost each command about
+/// 270 instructions of W4's round trip (its `Hasher`, its insertion and removal; callgrind).
+/// The slots are as many as the most effects ever in flight at once; the walks over all effects
+/// (cancelling by key, shutting down) go through them in the order of the slots.
 @usableFromInline
 struct EffectRegistry: Sendable {
-  /// The effects in flight by id; each origin is its own entry (its key and stop).
-  @usableFromInline var entries: [Int: EffectOrigin] = [:]
+  /// The effects in flight, in their slots, `nil` in a free one.
+  ///
+  /// Each origin is its own entry (its key and stop).
+  @usableFromInline var entries: [EffectOrigin?] = []
+  /// The free slots of `entries`, the last freed last.
+  @usableFromInline var free: [Int] = []
+  /// The number of effects in flight.
+  @usableFromInline var count = 0
+  /// The id the next effect gets: ids are never reused.
   @usableFromInline var nextID = 1
 
   @usableFromInline init() {}
 
-  /// The number of effects in flight.
-  @inlinable var count: Int { entries.count }
+  /// The effects in flight, in the order of their slots.
+  @inlinable var inFlight: some Sequence<EffectOrigin> {
+    entries.lazy.compactMap { $0 }
+  }
 
   /// Registers a running effect and returns its origin; `stop` ends it when it is cancelled.
   @usableFromInline
   mutating func register(key: CommandID?, stop: EffectStop?) -> EffectOrigin {
-    register(key: key, stop: stop) { EffectOrigin(id: $0) }
+    register(key: key, stop: stop) { EffectOrigin(id: $0, slot: $1) }
   }
 
-  /// Registers the running effect that `make` makes with the id it is given (an origin, or a
-  /// subclass of it that carries the effect's work), and returns it.
+  /// Registers the running effect that `make` makes with the id and the slot it is given (an
+  /// origin, or a subclass of it that carries the effect's work), and returns it.
   @inlinable
   mutating func register<Origin: EffectOrigin>(
     key: CommandID?,
     stop: EffectStop?,
-    make: (Int) -> Origin
+    make: (_ id: Int, _ slot: Int) -> Origin
   ) -> Origin {
-    let origin = make(nextID)
-    nextID += 1
+    let slot = free.popLast() ?? entries.count
+    let origin = make(nextID, slot)
+    nextID &+= 1
     origin.key = key
     origin.stop = stop
-    entries[origin.id] = origin
+    if slot == entries.count { entries.append(origin) } else { entries[slot] = origin }
+    count &+= 1
     return origin
   }
 
-  /// Sets how effect `id` is stopped, when that is known only after registering (a task made
-  /// with its id); `false` if the effect was cancelled meanwhile, and the caller stops it.
+  /// Whether `origin` is in flight here.
+  @inlinable
+  func holds(_ origin: EffectOrigin) -> Bool {
+    let slot = origin.slot
+    return slot >= 0 && slot < entries.count && entries[slot] === origin
+  }
+
+  /// Sets how `origin`'s effect is stopped, when that is known only after registering (a task
+  /// made with its id); `false` if the effect ended, or was cancelled meanwhile, and the caller
+  /// stops it.
   @usableFromInline
-  mutating func setStop(_ stop: EffectStop, for id: Int) -> Bool {
-    guard let origin = entries[id] else { return false }
+  mutating func setStop(_ stop: EffectStop, for origin: EffectOrigin) -> Bool {
+    guard holds(origin) else { return false }
     let isCancelled = origin.isCancelled
     origin.stop = stop
     origin.stopped = isCancelled
@@ -145,7 +176,7 @@ struct EffectRegistry: Sendable {
   @usableFromInline
   mutating func cancel(key: CommandID) -> [EffectStop] {
     var stops: [EffectStop] = []
-    for origin in entries.values where origin.key == key {
+    for origin in inFlight where origin.key == key {
       if let stop = cancelEntry(origin) { stops.append(stop) }
     }
     return stops
@@ -153,14 +184,14 @@ struct EffectRegistry: Sendable {
 
   /// Cancels one running effect; returns its stop, `nil` if it ended or was cancelled already.
   @usableFromInline
-  mutating func cancel(effect id: Int) -> EffectStop? {
-    entries[id].flatMap { cancelEntry($0) }
+  mutating func cancel(effect origin: EffectOrigin) -> EffectStop? {
+    holds(origin) ? cancelEntry(origin) : nil
   }
 
   /// Cancels every running effect (shutdown); returns their stops.
   @usableFromInline
   mutating func cancelAll() -> [EffectStop] {
-    entries.values.compactMap { cancelEntry($0) }
+    inFlight.compactMap { cancelEntry($0) }
   }
 
   private func cancelEntry(_ origin: EffectOrigin) -> EffectStop? {
@@ -170,11 +201,24 @@ struct EffectRegistry: Sendable {
     return stop
   }
 
-  /// Effect `id` ended (returned, failed, completed or was disposed); returns whether it was
-  /// in flight.
-  @usableFromInline
-  mutating func end(_ id: Int) -> Bool {
-    guard let origin = entries.removeValue(forKey: id) else { return false }
+  /// `origin`'s effect ended (returned, failed, completed or was disposed); returns whether it
+  /// was in flight.
+  @inlinable
+  mutating func end(_ origin: EffectOrigin) -> Bool {
+    guard holds(origin) else { return false }
+    count &-= 1
+    if count == 0 && entries.count > 64 {
+      // None left after a burst: its slots go.
+      entries = []
+      free = []
+    } else if origin.slot == entries.count &- 1 {
+      // The last slot goes rather than joining the free ones: effects one at a time (each ended
+      // before the next begins) never allocate the free list.
+      entries.removeLast()
+    } else {
+      entries[origin.slot] = nil
+      free.append(origin.slot)
+    }
     // Its task (if any) is over: the registry no longer keeps it, and whoever holds the origin
     // after this (the inputs it tagged) does not keep the task alive either.
     origin.stop = nil
@@ -186,20 +230,22 @@ struct EffectRegistry: Sendable {
   /// effects were in flight.
   @usableFromInline
   mutating func removeAll() -> (stops: [EffectStop], count: Int) {
-    let stops = entries.values.compactMap { $0.stopped ? nil : $0.stop }
-    let count = entries.count
-    for origin in entries.values {
+    let stops = inFlight.compactMap { $0.stopped ? nil : $0.stop }
+    let ended = count
+    for origin in inFlight {
       origin.cancel()
       origin.stop = nil
     }
-    entries = [:]
-    return (stops, count)
+    entries = []
+    free = []
+    count = 0
+    return (stops, ended)
   }
 
   /// The tasks of the effects in flight, cancelled or not, for a shutdown to await.
   @usableFromInline
   var tasks: [Task<Void, Never>] {
-    entries.values.compactMap { origin in
+    inFlight.compactMap { origin in
       if case .task(let task) = origin.stop { return task }
       return nil
     }

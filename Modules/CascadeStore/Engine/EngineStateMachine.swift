@@ -530,20 +530,20 @@ extension EngineStateMachine {
   mutating func startEffect<Origin: EffectOrigin>(
     key: CommandID?,
     stop: EffectStop?,
-    make: (Int) -> Origin
+    make: (_ id: Int, _ slot: Int) -> Origin
   ) -> (Origin, StoreProbe<State, Action>?)? {
     guard !closed, !skipsEffectForReplay() else { return nil }
     return (effects.register(key: key, stop: stop, make: make), probe)
   }
 
-  /// Effect `id` ended: whether it was still registered, and, if no effect is left, the waiters
-  /// to resume.
+  /// `origin`'s effect ended: whether it was still registered, and, if no effect is left, the
+  /// waiters to resume.
   @inlinable
   mutating func endEffect(
-    _ id: Int
+    _ origin: EffectOrigin
   ) -> (ended: Bool, probe: StoreProbe<State, Action>?, waiters: [CheckedContinuation<Void, Never>])
   {
-    let ended = effects.end(id)
+    let ended = effects.end(origin)
     guard ended, effects.count == 0, !workWaiters.isEmpty else { return (ended, probe, []) }
     defer { workWaiters = [] }
     return (true, probe, workWaiters)

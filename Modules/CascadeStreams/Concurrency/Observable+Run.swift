@@ -60,10 +60,18 @@ extension Observable {
       let resource = Resources.increment()
       // The task begins at once, on the subscribing thread, until its first suspension: streams
       // subscribed one after another begin in that order.
-      let task = Task.immediate(priority: priority) {
-        await body(observer)
-        Resources.decrement(resource)
+      // In a loop of one iteration, so that `Task.immediate` is inlined and its `nil` executor
+      // preference folded away: otherwise the task gets an executor preference record, about
+      // 900 instructions (see `StoreEngine.startCommand`).
+      var immediate: Task<Void, Never>?
+      for _ in 0..<1 {
+        immediate = Task.immediate(priority: priority) {
+          await body(observer)
+          Resources.decrement(resource)
+        }
       }
+      // The loop ran once.
+      let task = immediate!
       return Disposables.create { task.cancel() }
     }
   }
