@@ -191,9 +191,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       submitReentrant(action: action, origin: origin)
       return
     }
-    guard origin == nil, case .callerThread = isolation,
-      storage.withLock({ $0.takeTokenIfIdle(by: me) })
-    else {
+    guard origin == nil, takeTokenToProcessHere(me) else {
       // An effect's (checked for cancellation when processed), another isolation, another
       // thread processing, or the store closed: the general path decides.
       submit(.action(action, origin: origin))
@@ -216,9 +214,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     _ body: @escaping @Sendable (State, Store<State, Action>) async throws -> Void
   ) {
     let me = currentThreadIdentity()
-    guard !machine.pointee.isHeld(by: me), case .callerThread = isolation,
-      storage.withLock({ $0.takeTokenIfIdle(by: me) })
-    else {
+    guard !machine.pointee.isHeld(by: me), takeTokenToProcessHere(me) else {
       var command = CommandBox(name: name, operation: body)
       command.startsAtOnce = true
       submit(.command(command))
@@ -226,6 +222,17 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     }
     startCommand(named: name, key: nil, state: machine.pointee.state, body)
     drain(sender: nil)
+  }
+
+  /// Takes the idle processing token for thread `me` if the store processes on the caller's thread.
+  ///
+  /// The fast path of ``submitAction(_:origin:sender:)`` and ``submitCommand(named:_:)``. `false`
+  /// for another isolation, or when another thread processes, a replay runs or the store closed:
+  /// the general path (``submit(_:)``) then decides.
+  @inlinable
+  func takeTokenToProcessHere(_ me: UInt) -> Bool {
+    guard case .callerThread = isolation else { return false }
+    return storage.withLock { $0.takeTokenIfIdle(by: me) }
   }
 
   /// Work sent from inside the store's own processing, on the processing thread.
