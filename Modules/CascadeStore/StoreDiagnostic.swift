@@ -21,8 +21,15 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
   /// event from outside between. The following ones go through the loop's scheduler, one per
   /// millisecond, so that its caller gets control back (see `FeedbackLoop.settleLimit`).
   case loopDidNotSettle(events: Int)
+  /// Reducing `input` twice from the same state gave two different states: the reducer (a
+  /// store's reducer, a reactor's `reduce`, a feedback loop's reducer) read something besides the
+  /// state and the input — the clock, a random number, global state. Reported only while the
+  /// ``PurityCheck`` is on. `difference` has the lines of the two states' dumps that differ, as
+  /// `- line` (the first reduction, which the store keeps) and `+ line` (the second).
+  case impureReducer(input: String, difference: String)
 
-  /// A one-line description naming the inputs involved.
+  /// A description naming the inputs involved: one line, but for an impure reducer's, which
+  /// adds the lines of the states that differ.
   public var description: String {
     switch self {
     case .reentrant(let input, let during, let rejected):
@@ -36,6 +43,9 @@ public enum StoreDiagnostic: Sendable, CustomStringConvertible {
     case .loopDidNotSettle(let events):
       "A feedback loop did not settle: its feedbacks sent \(events) events in a row in response "
         + "to its own states; the next ones go through its scheduler, one per millisecond"
+    case .impureReducer(let input, let difference):
+      "The reducer is not pure: reducing \(input) twice from the same state gave two different "
+        + "states\n\(difference)"
     }
   }
 }

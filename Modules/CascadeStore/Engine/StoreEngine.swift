@@ -71,6 +71,10 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// Element subscriptions are grouped by collection (``ElementGroup``). Only touched by the
   /// processing thread.
   @usableFromInline var elementGroups: [AnyKeyPath: AnyObject] = [:]
+  /// Whether each input is reduced a second time, from a copy of the state, to check that the
+  /// reducer is pure (``PurityCheck``); read when the store is created, always `false` in
+  /// release builds.
+  @usableFromInline let checksPurity = PurityCheck.isEnabled
   /// Set at the end of `init` when there are middlewares, never changed after.
   @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
 
@@ -438,15 +442,30 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     let probe = machine.pointee.probe
     // Only with a probe (in tests) is the state copied before the reducer.
     let probedState = probe.map { _ in machine.pointee.state }
+    #if DEBUG
+    // The purity check's second reduction, from a copy of the state before, in the same window.
+    var secondReduction = checksPurity ? machine.pointee.state : nil
+    #endif
     if let owner, let reduceStepped {
       reduceStepped(&machine.pointee.state, action, owner)
+      #if DEBUG
+      if secondReduction != nil { reduceStepped(&secondReduction!, action, owner) }
+      #endif
     } else {
       reducer(&machine.pointee.state, action)
+      #if DEBUG
+      if secondReduction != nil { reducer(&secondReduction!, action) }
+      #endif
     }
     let sequence = machine.pointee.endReduction()
     let subscriptions = machine.pointee.subscriptions
     let hasParked = !machine.pointee.parked.isEmpty
     storage.unlock()
+    #if DEBUG
+    if let secondReduction {
+      checkPurity(of: action, machine.pointee.state, secondReduction)
+    }
+    #endif
     if let probe, let probedState {
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
@@ -463,6 +482,14 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     }
     notify(subscriptions)
     if hasParked { runParkedCommands() }
+  }
+
+  /// Reports ``StoreDiagnostic/impureReducer(input:difference:)`` if `first` and `second`, two
+  /// reductions of `action` from one state, differ (``PurityCheck``).
+  @usableFromInline
+  func checkPurity(of action: Action, _ first: State, _ second: State) {
+    guard let difference = PurityCheck.difference(first, second) else { return }
+    diagnostics(.impureReducer(input: "\(action)", difference: difference))
   }
 
   /// Runs `body` with the reduce window open on this thread, the holder (see
