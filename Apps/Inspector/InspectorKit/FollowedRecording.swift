@@ -117,6 +117,8 @@ private struct Reader: @unchecked Sendable {
   private(set) var sawHeader = false
   /// The step read but not yet given its state: it takes the state on the line after it.
   private var pending: StepMessage.Step?
+  /// The pending step's input, as JSON, for its message.
+  private var pendingInput: Data?
   /// The last state recorded, as sorted JSON, and as the diff's text.
   private var state = Data("null".utf8)
   private var stateText = "null"
@@ -210,10 +212,14 @@ private struct Reader: @unchecked Sendable {
       return Failure(line: lineNumber, reason: "it is not a record (an input and its sequence)")
     }
     finishPending(into: feed)
-    var description = Self.compact(input)
+    var description = InputName.name(of: input)
     let mutation = object["mutation"]
-    if let mutation { description += " → " + Self.compact(mutation) }
+    if let mutation { description += " → " + InputName.name(of: mutation) }
     if description.count > 240 { description = description.prefix(240) + "…" }
+    pendingInput = StepMessage.payload(
+      input: Self.json(input, pretty: false),
+      mutation: mutation.map { Self.json($0, pretty: false) }
+    )
     let kind: StepKind = mutation == nil ? .input : .mutation
     pending = StepMessage.Step(
       index: steps,
@@ -234,7 +240,10 @@ private struct Reader: @unchecked Sendable {
   }
 
   private func finish(_ line: StepMessage.Step, diff: String?, into feed: StepFeed) {
-    feed.append(line, detail: StepMessage(step: line, diff: diff).encoded(withState: state))
+    feed.append(
+      line,
+      detail: StepMessage(step: line, diff: diff).encoded(withState: state, input: pendingInput)
+    )
   }
 
   private static func json(_ value: Any, pretty: Bool) -> Data {
@@ -246,7 +255,4 @@ private struct Reader: @unchecked Sendable {
       ?? Data("null".utf8)
   }
 
-  private static func compact(_ value: Any) -> String {
-    String(decoding: json(value, pretty: false), as: UTF8.self)
-  }
 }

@@ -9,8 +9,9 @@ import InspectorLink
 protocol InspectionAPI: Sendable {
   /// `/api/summary`.
   func summary() -> Data
-  /// `/api/steps`: `count` steps from position `from` of the timeline, or of its steps of `kind`.
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data
+  /// `/api/steps`: `count` steps from position `from` of the timeline, or of its steps of `kind`
+  /// whose name contains `search` (ignoring case; every step when it is empty).
+  func steps(from: Int, count: Int, kind: StepKind?, search: String) -> Data
   /// `/api/step/I`: the state after step `index` and its diff, or `nil` if there is no such step.
   func step(_ index: Int) throws -> Data?
   /// Marks the warming as started, before ``warm()`` runs on its thread.
@@ -60,6 +61,10 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   private let initial: Machine
   private let checkpoints: CheckpointStore<Machine>
   private let kindPositions = LockedValue<[StepKind: [Int]]>([:])
+  /// The positions of the last searches' steps, by kind and text (at most
+  /// ``searchesKept``, forgotten all at once beyond that).
+  private let searchPositions = LockedValue<[String: [Int]]>([:])
+  static var searchesKept: Int { 16 }
 
   init(index: RecordingIndex, initial: Machine) {
     self.index = index
@@ -125,14 +130,17 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     )
   }
 
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
-    let positions: [Int]? = kind.map { kind in
+  func steps(from: Int, count: Int, kind: StepKind?, search: String) -> Data {
+    var positions: [Int]? = kind.map { kind in
       kindPositions.withLock { cache in
         if let found = cache[kind] { return found }
         let found = index.kinds.indices.filter { index.kinds[$0] == kind }
         cache[kind] = found
         return found
       }
+    }
+    if !search.isEmpty {
+      positions = searchedPositions(matching: search, among: positions, kind: kind)
     }
     let total = positions?.count ?? index.count
     let start = min(max(0, from), total)
@@ -156,7 +164,58 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     encoder.outputFormatting = [.sortedKeys]
     let state = try encoder.encode(after.state)
     return StepMessage(step: describe(step: stepIndex), diff: diff(before.state, after.state))
-      .encoded(withState: state)
+      .encoded(withState: state, input: payload(ofStep: stepIndex))
+  }
+
+  /// The positions among `candidates` (every step when `nil`) of the steps whose name contains
+  /// `search`, ignoring case; kept for the next pages of the same search.
+  private func searchedPositions(
+    matching search: String,
+    among candidates: [Int]?,
+    kind: StepKind?
+  )
+    -> [Int]
+  {
+    let key = (kind?.description ?? "") + "\u{0}" + search
+    if let found = searchPositions.withLock({ $0[key] }) { return found }
+    let text = search.lowercased()
+    let found = (candidates ?? Array(0..<index.count)).filter { position in
+      let record = try? JSONSerialization.jsonObject(with: index.line(at: position))
+      // The whole name, up to 4 KiB: a payload's text is searched beyond what the row shows.
+      return name(of: record as? [String: Any], kind: index.kinds[position], limit: 4_096)
+        .lowercased().contains(text)
+    }
+    searchPositions.withLock { cache in
+      if cache.count >= Self.searchesKept { cache = [:] }
+      cache[key] = found
+    }
+    return found
+  }
+
+  /// A step's name: its input's (``InputName``), and for a reactor's mutation
+  /// `action → mutation`.
+  private func name(of record: [String: Any]?, kind: StepKind, limit: Int) -> String {
+    let input = (record?["input"] as? [String: Any])?.first?.value
+    var name = input.map { InputName.name(of: $0, limit: limit) } ?? "?"
+    if kind == .mutation, let mutation = record?["mutation"] {
+      name += " → " + InputName.name(of: mutation, limit: limit)
+    }
+    return name
+  }
+
+  /// The `input` of step `stepIndex`'s message: its payload, and its mutation's.
+  private func payload(ofStep stepIndex: Int) -> Data? {
+    let record = try? JSONSerialization.jsonObject(with: index.line(at: stepIndex))
+    let object = record as? [String: Any]
+    let input = (object?["input"] as? [String: Any])?.first?.value
+    func json(_ value: Any) -> Data? {
+      try? JSONSerialization.data(
+        withJSONObject: value,
+        options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+      )
+    }
+    let mutation = index.kinds[stepIndex] == .mutation ? object?["mutation"] : nil
+    return StepMessage.payload(input: input.flatMap(json), mutation: mutation.flatMap(json))
   }
 
   /// One line of the timeline.
@@ -165,11 +224,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     let kind = index.kinds[stepIndex]
     let record = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
     let sequence = record?["sequence"] as? Int ?? 0
-    let input = (record?["input"] as? [String: Any])?.first?.value
-    var description = input.map(Self.compact) ?? "?"
-    if kind == .mutation, let mutation = record?["mutation"] {
-      description += " → " + Self.compact(mutation)
-    }
+    var description = name(of: record, kind: kind, limit: 240)
     if description.count > 240 { description = description.prefix(240) + "…" }
     let source: StepSource
     switch kind {
@@ -185,16 +240,6 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       description: description,
       source: source.rawValue
     )
-  }
-
-  private static func compact(_ value: Any) -> String {
-    guard
-      let data = try? JSONSerialization.data(
-        withJSONObject: value,
-        options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
-      )
-    else { return "?" }
-    return String(decoding: data, as: UTF8.self)
   }
 
   private func encode(_ value: some Encodable) -> Data {

@@ -104,9 +104,10 @@ public final class Inspector: Sendable {
   public func summary() -> Data { api.summary() }
 
   /// What `/api/steps` serves: at most `count` (up to 1,000) steps of the timeline from position
-  /// `from`, or of its steps of `kind`, as JSON; positions out of range give fewer steps, or none.
-  public func steps(from: Int, count: Int, kind: StepKind? = nil) -> Data {
-    api.steps(from: from, count: count, kind: kind)
+  /// `from`, or of its steps of `kind` whose name contains `search` (ignoring case), as JSON;
+  /// positions out of range give fewer steps, or none.
+  public func steps(from: Int, count: Int, kind: StepKind? = nil, search: String = "") -> Data {
+    api.steps(from: from, count: count, kind: kind, search: search)
   }
 
   /// What `/api/step/I` serves: the state after step `index` and its difference from the state

@@ -43,6 +43,9 @@ final class InspectorHandler: HTTPHandler, Sendable {
     return Self.secured(response)
   }
 
+  /// The longest search text `/api/steps` takes.
+  static let searchLimit = 200
+
   /// The path of "replay to here": `POST /api/replay/I`.
   static let replayPrefix = "/api/replay/"
 
@@ -107,7 +110,11 @@ final class InspectorHandler: HTTPHandler, Sendable {
         }
         kind = named
       }
-      return Self.json(api.steps(from: from, count: count, kind: kind))
+      let search = request.query["search"] ?? ""
+      guard search.count <= Self.searchLimit else {
+        return Self.text(.badRequest, "a search is at most \(Self.searchLimit) characters")
+      }
+      return Self.json(api.steps(from: from, count: count, kind: kind, search: search))
     default:
       let prefix = "/api/step/"
       if request.path.hasPrefix(prefix), let index = Int(request.path.dropFirst(prefix.count)) {

@@ -19,6 +19,7 @@ enum InspectorPage {
     </header>
     <nav>
       <label>Kind <select id="kind"><option value="">all</option></select></label>
+      <input id="search" type="search" placeholder="Search inputs" aria-label="search inputs">
       <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
       <span id="position"></span>
     </nav>
@@ -32,6 +33,9 @@ enum InspectorPage {
           <button id="replay" type="button">Replay to here</button>
           <span id="replayed"></span>
         </p>
+        <h3>Input</h3>
+        <div id="input" class="tree"></div>
+        <h3>State</h3>
         <div id="state" class="tree"></div>
         <h2>Diff against the previous step</h2>
         <pre id="diff"></pre>
@@ -52,6 +56,8 @@ enum InspectorPage {
       border-bottom: 1px solid #ddd; background: #fff; }
     h1 { font-size: 1.1em; margin: 0; }
     h2 { font-size: 1em; margin: .8em 0 .3em; }
+    h3 { font-size: .9em; margin: .6em 0 .2em; color: #555; }
+    #search { width: 14em; }
     #slider { flex: 1; }
     main { flex: 1; display: flex; min-height: 0; }
     #timeline { width: 45%; overflow-y: auto; position: relative; border-right: 1px solid #ddd;
@@ -72,7 +78,7 @@ enum InspectorPage {
     .tree summary { cursor: pointer; margin-left: -1.2em; }
     .tree .leaf { margin-left: 0; }
     .key { color: #905; } .string { color: #070; } .number { color: #05a; }
-    .literal { color: #a50; }
+    .literal { color: #a50; } .case { color: #60c; }
     pre { background: #fff; border: 1px solid #ddd; padding: .5em; white-space: pre-wrap; }
     #error { color: #b00; padding: 0 1em; }
     #detail.loading #state, #detail.loading #diff { opacity: .35; }
@@ -86,7 +92,7 @@ enum InspectorPage {
   static let javaScript = #"""
     "use strict";
     const ROW = 24, PAGE = 200;
-    let total = 0, selected = 0, kind = "", selection = 0;
+    let total = 0, selected = 0, kind = "", search = "", selection = 0, searchTimer;
     // Live mode: the steps grow while the app runs; "replay to here" posts with the token.
     let live = false, allSteps = 0, summaryText = "";
     const token = new URLSearchParams(location.search).get("token");
@@ -108,11 +114,15 @@ enum InspectorPage {
       $("error").textContent = String(error);
     }
 
+    // The timeline's filter: its kind and its search text, as a key and as a query.
+    const filterKey = () => kind + "\u0001" + search;
+    const filterQuery = () => (kind ? "&kind=" + encodeURIComponent(kind) : "")
+      + (search ? "&search=" + encodeURIComponent(search) : "");
+
     async function page(number) {
-      const key = kind + ":" + number;
+      const key = filterKey() + ":" + number;
       if (!pages.has(key)) {
-        const query = "from=" + number * PAGE + "&count=" + PAGE
-          + (kind ? "&kind=" + encodeURIComponent(kind) : "");
+        const query = "from=" + number * PAGE + "&count=" + PAGE + filterQuery();
         pages.set(key, get("/api/steps?" + query));
       }
       return pages.get(key);
@@ -135,7 +145,7 @@ enum InspectorPage {
         row.style.top = position * ROW + "px";
         row.dataset.position = position;
         rows.append(row);
-        const key = kind + ":" + position;
+        const key = filterKey() + ":" + position;
         if (shown.has(key)) {
           fill(row, shown.get(key));
           continue;
@@ -160,17 +170,7 @@ enum InspectorPage {
     }
 
     function tree(value, name) {
-      const label = (text) => {
-        const fragment = document.createDocumentFragment();
-        if (name !== undefined) {
-          const key = document.createElement("span");
-          key.className = "key";
-          key.textContent = name + ": ";
-          fragment.append(key);
-        }
-        fragment.append(text);
-        return fragment;
-      };
+      const label = (text) => labelled(name, text);
       if (value !== null && typeof value === "object") {
         const details = document.createElement("details");
         details.open = true;
@@ -189,6 +189,67 @@ enum InspectorPage {
       text.textContent = JSON.stringify(value);
       leaf.append(label(text));
       return leaf;
+    }
+
+    // An object of one key whose value is an object reads as an enum case, as Swift encodes one
+    // (the server's names read them the same way): `{"intent":{"_0":{"attack":{}}}}` is the
+    // case `intent` holding the case `attack`.
+    function enumCase(value) {
+      const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+      if (!isObject(value)) return null;
+      const keys = Object.keys(value);
+      if (keys.length !== 1 || !isObject(value[keys[0]])) return null;
+      const payload = value[keys[0]];
+      const positional = Object.keys(payload).filter((key) => /^_\d+$/.test(key))
+        .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+      const labelled = Object.keys(payload).filter((key) => !/^_\d+$/.test(key)).sort();
+      return [keys[0], positional.map((key) => [undefined, payload[key]])
+        .concat(labelled.map((key) => [key, payload[key]]))];
+    }
+
+    // An input as a tree: its cases by name, their values under them (labelled or not).
+    function inputTree(value, name, depth = 0) {
+      const found = depth < 32 ? enumCase(value) : null;
+      if (!found) {
+        if (value === null || typeof value !== "object" || depth >= 32) return tree(value, name);
+        const details = document.createElement("details");
+        details.open = true;
+        const summary = document.createElement("summary");
+        const entries = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+        summary.append(labelled(name, Array.isArray(value) ? "[" + entries.length + "]" : "{…}"));
+        details.append(summary);
+        for (const [key, child] of entries) details.append(inputTree(child, key, depth + 1));
+        return details;
+      }
+      const [caseName, entries] = found;
+      const caseSpan = document.createElement("span");
+      caseSpan.className = "case";
+      caseSpan.textContent = caseName;
+      if (entries.length === 0) {
+        const leaf = document.createElement("div");
+        leaf.className = "leaf";
+        leaf.append(labelled(name, caseSpan));
+        return leaf;
+      }
+      const details = document.createElement("details");
+      details.open = true;
+      const summary = document.createElement("summary");
+      summary.append(labelled(name, caseSpan));
+      details.append(summary);
+      for (const [key, child] of entries) details.append(inputTree(child, key, depth + 1));
+      return details;
+    }
+
+    function labelled(name, content) {
+      const fragment = document.createDocumentFragment();
+      if (name !== undefined) {
+        const key = document.createElement("span");
+        key.className = "key";
+        key.textContent = name + ": ";
+        fragment.append(key);
+      }
+      fragment.append(content);
+      return fragment;
     }
 
     async function select(position) {
@@ -216,6 +277,8 @@ enum InspectorPage {
         const detail = await get("/api/step/" + step.index);
         if (ticket !== selection) return;  // a later step was chosen meanwhile
         $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")";
+        $("input").replaceChildren(
+          detail.input === undefined ? document.createTextNode("(none)") : inputTree(detail.input));
         $("state").replaceChildren(tree(detail.state));
         $("diff").textContent = detail.diff === null ? "(no change)" : detail.diff;
       } catch (error) {
@@ -227,13 +290,13 @@ enum InspectorPage {
     }
 
     async function load() {
-      const answer = await get("/api/steps?from=0&count=" + PAGE
-        + (kind ? "&kind=" + encodeURIComponent(kind) : ""));
-      pages.set(kind + ":0", Promise.resolve(answer));
+      const answer = await get("/api/steps?from=0&count=" + PAGE + filterQuery());
+      pages.set(filterKey() + ":0", Promise.resolve(answer));
       total = answer.total;
       $("slider").max = Math.max(0, total - 1);
       $("timeline").scrollTop = 0;
       renderRows();
+      if (total === 0) $("position").textContent = "no step matches";
       await select(0);
     }
 
@@ -268,8 +331,7 @@ enum InspectorPage {
           const wasLast = total === 0 || selected === total - 1;
           allSteps = summary.steps;
           pages.clear();
-          const answer = await get("/api/steps?from=0&count=1"
-            + (kind ? "&kind=" + encodeURIComponent(kind) : ""));
+          const answer = await get("/api/steps?from=0&count=1" + filterQuery());
           total = answer.total;
           $("slider").max = Math.max(0, total - 1);
           renderRows();
@@ -324,9 +386,17 @@ enum InspectorPage {
       });
       $("slider").addEventListener("input", () => select(Number($("slider").value)));
       $("kind").addEventListener("change", () => { kind = $("kind").value; load(); });
+      // A search is sent once typing pauses, not on every key.
+      $("search").addEventListener("input", () => {
+        clearTimeout(searchTimer);
+        searchTimer = setTimeout(() => {
+          search = $("search").value.trim();
+          load().catch(showError);
+        }, 150);
+      });
       $("replay").addEventListener("click", () => replayHere().catch(showError));
       document.addEventListener("keydown", (event) => {
-        if (event.target.tagName === "SELECT") return;
+        if (event.target.tagName === "SELECT" || event.target.id === "search") return;
         const moves = { ArrowLeft: selected - 1, ArrowRight: selected + 1, ArrowUp: selected - 1,
           ArrowDown: selected + 1, Home: 0, End: total - 1 };
         if (event.key in moves) {

@@ -120,9 +120,13 @@ final class StepFeed: Sendable {
   }
 
   /// `/api/steps`' answer.
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
+  func steps(from: Int, count: Int, kind: StepKind?, search: String) -> Data {
     let lines = shared.withLock { $0.lines }
-    let chosen = kind.map { kind in lines.filter { $0.kind == kind.description } } ?? lines
+    var chosen = kind.map { kind in lines.filter { $0.kind == kind.description } } ?? lines
+    if !search.isEmpty {
+      let text = search.lowercased()
+      chosen = chosen.filter { $0.description.lowercased().contains(text) }
+    }
     let start = min(max(0, from), chosen.count)
     let end = min(chosen.count, start + max(0, min(count, 1000)))
     return LiveInspector.encodeJSON(
@@ -154,8 +158,8 @@ extension FedInspection {
 
   func summary() -> Data { feed.summary(source: source) }
 
-  func steps(from: Int, count: Int, kind: StepKind?) -> Data {
-    feed.steps(from: from, count: count, kind: kind)
+  func steps(from: Int, count: Int, kind: StepKind?, search: String) -> Data {
+    feed.steps(from: from, count: count, kind: kind, search: search)
   }
 
   func step(_ index: Int) throws -> Data? { feed.step(index) }

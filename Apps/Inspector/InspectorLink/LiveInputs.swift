@@ -49,10 +49,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// Publishes the step `record` is: its input, the state after it, and the diff it made.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     let state = (try? LiveInspector.encoder.encode(record.state)) ?? Data("null".utf8)
-    var description = encode(record.input).map(Self.json) ?? String(describing: record.input)
-    if let mutation = record.mutation {
-      description += " → " + ((mutation as? any Encodable).map(Self.json) ?? "\(mutation)")
+    let input = encode(record.input).flatMap { try? LiveInspector.encoder.encode($0) }
+    let mutation = (record.mutation as? any Encodable).flatMap {
+      try? LiveInspector.encoder.encode($0)
     }
+    var description =
+      input.flatMap { InputName.name(ofJSON: $0) } ?? String(describing: record.input)
+    if let recorded = record.mutation {
+      description += " → " + (mutation.flatMap { InputName.name(ofJSON: $0) } ?? "\(recorded)")
+    }
+    if description.count > 240 { description = description.prefix(240) + "…" }
+    let payload = StepMessage.payload(input: input, mutation: mutation)
     let difference = record.stateBefore.flatMap { diff($0, record.state) }
     let step = StepMessage.Step(
       index: 0,
@@ -65,14 +72,10 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     inspector.publish(state: state) { index in
       var step = step
       step.index = index
-      return StepMessage(step: step, diff: difference).encoded(withState: state)
+      return StepMessage(step: step, diff: difference).encoded(withState: state, input: payload)
     }
   }
 
-  private static func json(_ value: any Encodable) -> String {
-    guard let data = try? LiveInspector.encoder.encode(value) else { return "?" }
-    return String(decoding: data, as: UTF8.self)
-  }
 }
 
 /// A step's message (and `cascade-inspect`'s `/api/step/I` answer), without the state, which is
@@ -86,7 +89,8 @@ public struct StepMessage: Encodable, Sendable {
     public var sequence: Int
     /// Its ``StepKind``'s name.
     public var kind: String
-    /// The input, as compact JSON (`input → mutation` for a reactor's mutation).
+    /// The input's name (``InputName``: `intent(attack)`, and `action → mutation` for a
+    /// reactor's mutation), at most 240 characters.
     public var description: String
     /// Its ``StepSource``'s name.
     public var source: String
@@ -112,15 +116,32 @@ public struct StepMessage: Encodable, Sendable {
     self.diff = diff
   }
 
-  /// The message with `state` (already encoded JSON) spliced in.
-  public func encoded(withState state: Data) -> Data {
+  /// The message with `state` and the step's `input` (already encoded JSON) spliced in:
+  /// `{"diff":…,"step":…,"input":…,"state":…}`, without `input` when it is `nil`.
+  public func encoded(withState state: Data, input: Data? = nil) -> Data {
     let head = LiveInspector.encodeJSON(self)
-    // `{"diff":…,"step":…}` + `,"state":<the state>}`
+    // `{"diff":…,"step":…}` + `,"input":<the input>` + `,"state":<the state>}`
     var message = head.dropLast()
+    if let input {
+      message.append(contentsOf: Array(#","input":"#.utf8))
+      message.append(input)
+    }
     message.append(contentsOf: Array(#","state":"#.utf8))
     message.append(state)
     message.append(UInt8(ascii: "}"))
     return Data(message)
+  }
+
+  /// The `input` of a step's message, as JSON: the input's, or for a reactor's mutation
+  /// `{"action":…,"mutation":…}`; `nil` without an input.
+  public static func payload(input: Data?, mutation: Data?) -> Data? {
+    guard let mutation else { return input }
+    var payload = Data(#"{"action":"#.utf8)
+    payload.append(input ?? Data("null".utf8))
+    payload.append(contentsOf: Array(#","mutation":"#.utf8))
+    payload.append(mutation)
+    payload.append(UInt8(ascii: "}"))
+    return payload
   }
 
   private enum CodingKeys: String, CodingKey { case step, diff }

@@ -34,7 +34,12 @@ import Testing
       }
       for read in 0..<500 {
         _ = recording.summary()
-        _ = recording.steps(from: read % 50, count: 20, kind: read.isMultiple(of: 2) ? .input : nil)
+        _ = recording.steps(
+          from: read % 50,
+          count: 20,
+          kind: read.isMultiple(of: 2) ? .input : nil,
+          search: read.isMultiple(of: 3) ? "add" : ""
+        )
         _ = try? recording.step(read % 100)
       }
     }

@@ -11,11 +11,13 @@ import Testing
 /// A recording the RPG made is stepped through with the arrow keys, the slider, a click on the
 /// timeline, Home and End; the state tree and the diff the page shows at three steps are read
 /// back from the page and compared with the RPG's own replay of the recording; the kind filter
-/// narrows the timeline; a screenshot is taken. In live mode, the page follows a running `todo
+/// and the search narrow the timeline; inputs are shown by name, their payloads as trees; a
+/// screenshot is taken. In live mode, the page follows a running `todo
 /// --inspect` step by step, replays to a step, and shows the app's end. Every wait is on the
 /// page itself (a `MutationObserver` resolves when what is awaited shows), never on a clock.
 ///
-/// Set `CASCADE_INSPECTOR_SCREENSHOT` to a path to keep the screenshot (the README's is made so).
+/// Set `CASCADE_INSPECTOR_SCREENSHOT` to a path to keep the screenshot, and
+/// `CASCADE_INSPECTOR_SEARCH_SCREENSHOT` for one of a search (the README's are made so).
 // The time limit is the safety net of every wait on the browser: it cancels a test whose page
 // never shows what it waits for.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorBrowserTests {
@@ -183,6 +185,67 @@ import Testing
       #expect(rowKinds as? [String] == Array(repeating: "intent", count: intents))
       try await page.press(.arrowRight)
       _ = try await Self.shown(page, step: intentPositions[1], position: 1, of: intents)
+
+      // Each input by the name its Swift source spells, not its Codable JSON (issue 36).
+      let rowNames = try await page.waitFor(
+        """
+        (() => {
+          const names = [...document.querySelectorAll("#rows .row")]
+            .map((row) => row.lastChild ? row.lastChild.textContent : "");
+          return names.length === \(intents) && names.every((name) => name !== "") && names;
+        })()
+        """
+      )
+      #expect(
+        rowNames as? [String] == [
+          #"newGame(name: "Ada", seed: 42)"#, "explore", "attack", "attack",
+          "save(overwrite: false)", "load",
+        ]
+      )
+      // Its payload as a tree: the case, then its labelled values.
+      try await page.press(.home)
+      _ = try await Self.shown(page, step: intentPositions[0], position: 0, of: intents)
+      let inputTree = try await page.evaluate(
+        """
+        [...document.querySelectorAll("#input .case, #input .key, #input .leaf > span:not(.key)")]
+          .map((element) => element.textContent)
+        """
+      )
+      #expect(inputTree as? [String] == ["newGame", "name: ", #""Ada""#, "seed: ", "42"])
+
+      // The search, within the kind: the two attacks; then cleared, every intent again.
+      for (text, expected) in [("ATTACK", [2, 3]), ("", Array(0..<intents))] {
+        _ = try await page.evaluate(
+          """
+          (() => {
+            const search = document.getElementById("search");
+            search.value = \(BrowserPage.literal(text));
+            search.dispatchEvent(new Event("input"));
+          })()
+          """
+        )
+        let first = intentPositions[expected[0]]
+        _ = try await Self.shown(page, step: first, position: 0, of: expected.count)
+        let found = try await page.waitFor(
+          """
+          (() => {
+            const rows = [...document.querySelectorAll("#rows .row")];
+            return rows.length === \(expected.count)
+              && rows.every((row) => row.lastChild && row.lastChild.textContent !== "")
+              && rows.map((row) => row.lastChild.textContent);
+          })()
+          """
+        )
+        let names =
+          [#"newGame(name: "Ada", seed: 42)"#, "explore", "attack", "attack"]
+          + ["save(overwrite: false)", "load"]
+        #expect(found as? [String] == expected.map { names[$0] }, "search \(text)")
+        if !text.isEmpty, architecture == .reactor,
+          let path = ProcessInfo.processInfo.environment["CASCADE_INSPECTOR_SEARCH_SCREENSHOT"]
+        {
+          try await page.screenshot().write(to: URL(fileURLWithPath: path))
+        }
+      }
 
       // The page as the user saw it at the save: a PNG of the browser's window size.
       let image = try #require(shots)

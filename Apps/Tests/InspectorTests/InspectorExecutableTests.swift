@@ -278,8 +278,32 @@ import Testing
       try served.get("/api/steps?kind=intent&from=2&count=2").json()["steps"]
         as? [[String: Any]]
     )
-    let attack = #"{"attack":{}}"#
-    #expect(intentsFromTwo.map { $0["description"] as? String } == [attack, attack])
+    // Named as the Swift source spells them, not as their Codable JSON (`{"attack":{}}`).
+    #expect(intentsFromTwo.map { $0["description"] as? String } == ["attack", "attack"])
+
+    // Searched by name and payload text, ignoring case: the steps whose name contains it, in
+    // order, alone or within a kind (issue 36).
+    let names = steps.map { ($0["description"] as? String ?? "").lowercased() }
+    for (search, kind) in [("ATTACK", ""), ("Ada", ""), ("attack", "intent"), ("no such", "")] {
+      let query =
+        "search=\(search.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        + (kind.isEmpty ? "" : "&kind=\(kind)") + "&count=1000"
+      let page = try served.get("/api/steps?\(query)").json()
+      let expected = names.indices.filter {
+        names[$0].contains(search.lowercased()) && (kind.isEmpty || kinds[$0] == kind)
+      }
+      #expect(page["total"] as? Int == expected.count, "\(query)")
+      let found = try #require(page["steps"] as? [[String: Any]])
+      #expect(found.map { $0["index"] as? Int } == expected, "\(query)")
+      if search != "no such" { #expect(!expected.isEmpty, "\(query)") }
+    }
+    #expect(try served.get("/api/steps?search=\(String(repeating: "a", count: 201))").status == 400)
+
+    // A step's message carries its input, as JSON, for the page's tree.
+    let newGame = try served.get("/api/step/\(kinds.firstIndex(of: "intent")!)").json()
+    #expect(
+      newGame["input"] as? NSDictionary == ["newGame": ["name": "Ada", "seed": 42]] as NSDictionary
+    )
 
     let replayed = try await Self.replayedStates(architecture, of: recording, in: directory)
     let intentPositions = kinds.indices.filter { kinds[$0] == "intent" }

@@ -131,22 +131,20 @@ import Testing
     #expect(summary["live"] as? Bool == true)
     #expect(summary["connected"] as? Bool == false)
 
-    let page = try Self.json(recording.steps(from: 0, count: 100, kind: nil))
+    let page = try Self.json(recording.steps(from: 0, count: 100, kind: nil, search: ""))
     let steps = try #require(page["steps"] as? [[String: Any]])
     let descriptions = steps.map { $0["description"] as? String ?? "" }
     if architecture == .reactor {
       #expect(
         descriptions == [
-          #"{"add":{"_0":2}}"#, #"{"add":{"_0":2}} → {"add":{"_0":2}}"#,
-          #"{"rename":{"_0":"clicks"}}"#,
-          #"{"rename":{"_0":"clicks"}} → {"rename":{"_0":"clicks"}}"#,
-          #"{"add":{"_0":3}}"#, #"{"add":{"_0":3}} → {"add":{"_0":3}}"#,
+          "add(2)", "add(2) → add(2)", #"rename("clicks")"#,
+          #"rename("clicks") → rename("clicks")"#, "add(3)", "add(3) → add(3)",
         ]
       )
     } else {
       #expect(
         descriptions == [
-          #"{"add":{"_0":2}}"#, #"{"rename":{"_0":"clicks"}}"#, #"{"add":{"_0":3}}"#,
+          "add(2)", #"rename("clicks")"#, "add(3)",
         ]
       )
     }
