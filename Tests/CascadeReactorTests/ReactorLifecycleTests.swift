@@ -128,7 +128,7 @@ struct ReactorLifecycleTests {
     withKnownIssue {
       escaped.value?(7)  // dropped, with a diagnostic (a warning) naming the mutation
     } matching: { issue in
-      issue.description.contains("mutation(7") && issue.description.contains("dropped")
+      issue.description.contains("mutation 7") && issue.description.contains("dropped")
     }
     escaped.value = nil
     #expect(states.values == [0, 1])

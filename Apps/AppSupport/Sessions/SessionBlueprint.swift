@@ -64,7 +64,8 @@ public struct ArchitectureBuild<
   }
 }
 
-/// What watches a session's container live, besides its recorder: the live inspector.
+/// What watches a session's container live, besides its recorder: the live inspector, a flight
+/// recorder (``FlightObserver``).
 public protocol SessionObserver: Sendable {
   /// The middleware that watches the inputs of a `Container` (each made `Encodable` by
   /// `encode`), which can replay them into a fresh container made by `fresh`.
@@ -131,7 +132,7 @@ extension SessionBlueprint {
 
   /// A front's session with the service on `architecture`, made from `environment`: live,
   /// recorded to `recording` if given (its header's start is `start`), and watched by
-  /// `observer` if given, whose fresh containers are made from `offline(start)`.
+  /// `observers`, in order, whose fresh containers are made from `offline(start)`.
   public static func session(
     _ architecture: Architecture,
     _ environment: Environment,
@@ -139,19 +140,19 @@ extension SessionBlueprint {
     start: Start,
     command: String,
     recordingTo recording: URL?,
-    observer: (any SessionObserver)?
+    observers: [any SessionObserver]
   ) -> AppSession<Intent, State> {
-    guard recording != nil || observer != nil else {
+    guard recording != nil || !observers.isEmpty else {
       return .live(service(architecture, environment))
     }
     let fresh = { @Sendable in offline(start) }
     return switch architecture {
     case .store:
-      store.session(environment, fresh, start, command, recording, observer)
+      store.session(environment, fresh, start, command, recording, observers)
     case .reactor:
-      reactor.session(environment, fresh, start, command, recording, observer)
+      reactor.session(environment, fresh, start, command, recording, observers)
     case .feedback:
-      feedback.session(environment, fresh, start, command, recording, observer)
+      feedback.session(environment, fresh, start, command, recording, observers)
     }
   }
 
@@ -182,19 +183,21 @@ extension ArchitectureBuild where Service.Container.State: Encodable {
     _ start: Schema.Start,
     _ command: String,
     _ recording: URL?,
-    _ observer: (any SessionObserver)?
+    _ observers: [any SessionObserver]
   ) -> AppSession<Schema.Intent, Service.State> where Schema.Intent == Service.Intent {
     let recorder = recording.map { SessionRecorder<Schema>(file: $0) }
     let make = make
-    let watcher = observer?.watch(
-      Service.Container.self,
-      encoding: { [encode] in encode($0).map { $0 as any Encodable } },
-      isEffectOutcome: isEffectOutcome,
-      fresh: { make(offline(), []).container }
-    )
+    let watchers = observers.map { observer in
+      observer.watch(
+        Service.Container.self,
+        encoding: { [encode] in encode($0).map { $0 as any Encodable } },
+        isEffectOutcome: isEffectOutcome,
+        fresh: { make(offline(), []).container }
+      )
+    }
     let service = make(
       environment,
-      present(watcher, recorder?.inputs(of: Service.Container.State.self, encoding: encode))
+      watchers + present(recorder?.inputs(of: Service.Container.State.self, encoding: encode))
     )
     guard let recorder else { return .live(service) }
     return .recording(service, to: recorder, command: command, start: start)

@@ -33,7 +33,7 @@ public func makeMoviesSession(
     start: SessionNoStart(),
     command: command,
     recordingTo: recording,
-    observer: inspector
+    observers: inspector.map { [$0] } ?? []
   )
 }
 

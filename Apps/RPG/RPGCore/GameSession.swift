@@ -4,7 +4,7 @@ public import Foundation
 public import InspectorLink
 
 /// A front's session with the game on `architecture`: live, recorded to `recording` if given,
-/// and inspected live through `inspector` if given.
+/// inspected live through `inspector` if given, and kept by `flightRecorder` if given.
 ///
 /// ```swift
 /// let session = makeGameSession(.reactor, saveFile: save, command: "play", recordingTo: url)
@@ -19,6 +19,7 @@ public import InspectorLink
 ///   - recording: The file to record the session to (created or replaced), or `nil`.
 ///   - inspector: The live inspection endpoint (`rpg play --inspect`), or `nil`. Its "replay to
 ///     here" replays into a fresh game that logs nothing and touches no save file.
+///   - flightRecorder: The flight recorder (`rpg play --flight-recorder FILE`), or `nil`.
 /// - Returns: The session; its service has no game started.
 public func makeGameSession(
   _ architecture: Architecture,
@@ -26,7 +27,8 @@ public func makeGameSession(
   log: @escaping @Sendable (String) -> Void = { print($0) },
   command: String,
   recordingTo recording: URL? = nil,
-  inspector: LiveInspector? = nil
+  inspector: LiveInspector? = nil,
+  flightRecorder: FlightObserver? = nil
 ) -> AppSession<GameIntent, GameState> {
   let file = GameFile(url: saveFile)
   return GameApp.session(
@@ -36,7 +38,7 @@ public func makeGameSession(
     start: SessionNoStart(),
     command: command,
     recordingTo: recording,
-    observer: inspector
+    observers: (inspector.map { [$0] } ?? []) + (flightRecorder.map { [$0] } ?? [])
   )
 }
 

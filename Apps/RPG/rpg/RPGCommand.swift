@@ -215,8 +215,29 @@ struct Play: AsyncParsableCommand {
 
   @OptionGroup var inspection: InspectOptions
 
+  @Option(
+    help: ArgumentHelp(
+      """
+      Keep the game's last inputs and states in memory (4 MiB) and write them to FILE, as a \
+      recording with states that `cascade-inspect FILE` opens, if the process traps, crashes \
+      or is ended by SIGTERM or SIGINT.
+      """,
+      valueName: "FILE"
+    )
+  )
+  var flightRecorder: String?
+
+  /// Traps after this many commands: a crash on purpose, to see the flight recorder at work.
+  @Option(help: .hidden)
+  var crashAfter: Int?
+
   func validate() throws {
     if script?.isEmpty == true { throw ValidationError("--script needs a path") }
+    if flightRecorder?.isEmpty == true { throw ValidationError("--flight-recorder needs a path") }
+    if flightRecorder != nil, recording.replay != nil {
+      throw ValidationError("--flight-recorder keeps a live session: it excludes --replay")
+    }
+    if let crashAfter, crashAfter < 0 { throw ValidationError("--crash-after needs a count ≥ 0") }
     if inspection.inspect, recording.replay != nil {
       throw ValidationError("--inspect shows a live session: it excludes --replay")
     }
@@ -233,11 +254,20 @@ struct Play: AsyncParsableCommand {
       architecture: options.architecture,
       command: "play"
     )
+    let flight = try flightRecorder.map { path in
+      do {
+        return try FlightObserver(file: URL(fileURLWithPath: path))
+      } catch {
+        printError("cannot keep a flight recording: \(error)")
+        throw ExitCode(ExitStatus.ioError.rawValue)
+      }
+    }
     let session = try Session(
       options: options,
       recording: recording,
       command: "play",
-      inspector: inspector
+      inspector: inspector,
+      flightRecorder: flight
     )
     try await inspection.start(inspector, app: "rpg")
     try await reportingReplayErrors {
@@ -312,7 +342,8 @@ struct Play: AsyncParsableCommand {
     } else {
       try await session.loadOrFail()
     }
-    for command in commands {
+    for (done, command) in commands.enumerated() {
+      if done == crashAfter { fatalError("rpg: crashing on purpose after \(done) commands") }
       if try await session.execute(command) == .quit { break }
     }
   }
@@ -419,7 +450,8 @@ extension RecordingOptions {
     options: GameOptions,
     log: @escaping @Sendable (String) -> Void,
     command: String,
-    inspector: LiveInspector? = nil
+    inspector: LiveInspector? = nil,
+    flightRecorder: FlightObserver? = nil
   ) throws -> AppSession<GameIntent, GameState> {
     if let replay {
       do {
@@ -441,7 +473,8 @@ extension RecordingOptions {
       log: log,
       command: command,
       recordingTo: record.map { URL(fileURLWithPath: $0) },
-      inspector: inspector
+      inspector: inspector,
+      flightRecorder: flightRecorder
     )
     if let problem = session.recordingProblem {
       printError("cannot record the session: \(problem)")

@@ -28,10 +28,17 @@ final class Session {
     options: GameOptions,
     recording: RecordingOptions,
     command: String,
-    inspector: LiveInspector? = nil
+    inspector: LiveInspector? = nil,
+    flightRecorder: FlightObserver? = nil
   ) throws {
     try self.init(options: options) { log in
-      try recording.session(options: options, log: log, command: command, inspector: inspector)
+      try recording.session(
+        options: options,
+        log: log,
+        command: command,
+        inspector: inspector,
+        flightRecorder: flightRecorder
+      )
     }
   }
 

@@ -36,7 +36,7 @@ public func makeTodoSession(
     start: start,
     command: command,
     recordingTo: recording,
-    observer: inspector
+    observers: inspector.map { [$0] } ?? []
   )
 }
 

@@ -222,14 +222,7 @@ public struct RecordingMiddleware<Input: Codable & Sendable, State: Sendable>: M
     input: Data,
     mutation: Data? = nil
   ) -> Data {
-    var line = Data(#"{"input":"#.utf8)
-    line.append(input)
-    if let mutation {
-      line.append(contentsOf: #","mutation":"#.utf8)
-      line.append(mutation)
-    }
-    line.append(contentsOf: #","sequence":\#(sequence),"time":\#(time.offset.seconds)}"#.utf8)
-    return line
+    recordingLine(sequence: sequence, time: time, input: input, mutation: mutation)
   }
 
   /// A clock reading the time elapsed since it was made.
@@ -273,6 +266,24 @@ extension RecordingMiddleware where State: Encodable {
     }
     self.init(file: url, append: append, now: now, onError: onError, encodeState: encodeState)
   }
+}
+
+/// One record's line of a recording (without the newline), keys sorted like the encoder's:
+/// `{"input":…,"mutation":…,"sequence":…,"time":…}`, without `mutation` when it is `nil`.
+func recordingLine(
+  sequence: UInt64,
+  time: SchedulerInstant,
+  input: Data,
+  mutation: Data? = nil
+) -> Data {
+  var line = Data(#"{"input":"#.utf8)
+  line.append(input)
+  if let mutation {
+    line.append(contentsOf: #","mutation":"#.utf8)
+    line.append(mutation)
+  }
+  line.append(contentsOf: #","sequence":\#(sequence),"time":\#(time.offset.seconds)}"#.utf8)
+  return line
 }
 
 /// A reactor's mutation that is not `Encodable`: a recording of the reactor cannot hold it, and
