@@ -1,7 +1,7 @@
 import CascadeStore
 public import Testing
 
-/// A Swift Testing trait that turns on the ``CascadeStore/PurityCheck`` for each test: every
+/// A Swift Testing trait that turns on the `PurityCheck` (CascadeStore) for each test: every
 /// store, reactor and feedback loop the test creates reduces each input twice, from copies of
 /// the same state, and a reducer that gives two different states fails the test with the input
 /// that showed it (`StoreDiagnostic.impureReducer(input:difference:)`).
@@ -40,6 +40,6 @@ public struct PurityCheckTrait: TestTrait, SuiteTrait, TestScoping {
 
 extension Trait where Self == PurityCheckTrait {
   /// Reduces each input of the stores, reactors and feedback loops the test creates twice, and
-  /// fails the test if a reducer is not pure (``CascadeStore/PurityCheck``).
+  /// fails the test if a reducer is not pure (CascadeStore's `PurityCheck`).
   public static var checksPurity: Self { PurityCheckTrait() }
 }
