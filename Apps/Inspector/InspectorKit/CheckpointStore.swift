@@ -20,6 +20,21 @@ final class CheckpointStore<Machine: Sendable>: @unchecked Sendable {
     self.interval = interval
   }
 
+  /// A store holding this one's checkpoints at or before `limit` steps, not warming.
+  func seeded(upTo limit: Int) -> CheckpointStore {
+    condition.lock()
+    defer { condition.unlock() }
+    guard let initial = machines[0] else {
+      preconditionFailure("the machine before the first step is always kept")
+    }
+    let store = CheckpointStore(initial: initial, interval: interval)
+    for (steps, machine) in machines where steps <= limit {
+      store.machines[steps] = machine
+      store.highest = max(store.highest, steps)
+    }
+    return store
+  }
+
   /// Marks the warming as started or finished; a finish wakes the requests waiting for it.
   func setWarming(_ warming: Bool) {
     condition.lock()

@@ -26,6 +26,13 @@ protocol InspectionAPI: Sendable {
   func replay(toStep step: Int) async -> Data
   /// Stops reading from the source (a followed file), once the server stops.
   func close()
+  /// Skips step `index`, or brings it back: the states after it are recomputed without it.
+  /// `{"skipped":[…],"origin":N}`, or `nil` when this inspection's states are not computed here
+  /// (a live app's, a followed file's) or there is no such step after the origin.
+  func toggleSkip(_ index: Int) -> Data?
+  /// Makes the state after step `index` the start: the timeline begins after it. The same
+  /// answer as ``toggleSkip(_:)``.
+  func commit(at index: Int) -> Data?
 }
 
 extension InspectionAPI {
@@ -42,6 +49,12 @@ extension InspectionAPI {
   func replay(toStep step: Int) async -> Data {
     Data(#"{"replayed":{"error":"replay to here needs a live app (--live)"}}"#.utf8)
   }
+
+  /// Steps that come with their states cannot be skipped.
+  func toggleSkip(_ index: Int) -> Data? { nil }
+
+  /// Steps that come with their states cannot be committed.
+  func commit(at index: Int) -> Data? { nil }
 }
 
 /// A recording being inspected: its index, and the states after its steps, computed on demand
@@ -61,6 +74,19 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   private let initial: Machine
   private let checkpoints: CheckpointStore<Machine>
   private let kindPositions = LockedValue<[StepKind: [Int]]>([:])
+  /// The steps skipped, and the first step the timeline shows (after a commit).
+  private let edits = LockedValue(Edits())
+  /// The checkpoints of the states with the current skips, seeded with the plain ones before
+  /// the first skip; `nil` without skips.
+  private let skippedCheckpoints = LockedValue<(skips: Set<Int>, store: CheckpointStore<Machine>)?>(
+    nil
+  )
+
+  struct Edits {
+    var skipped: Set<Int> = []
+    var origin = 0
+  }
+
   /// The positions of the last searches' steps, by kind and text (at most
   /// ``searchesKept``, forgotten all at once beyond that).
   private let searchPositions = LockedValue<[String: [Int]]>([:])
@@ -79,12 +105,14 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   /// another thread kept meanwhile.
   func machine(after count: Int, waitingForWarming wait: Bool = true) throws -> Machine {
     let interval = Self.checkpointInterval
+    let (checkpoints, skips) = checkpointsInUse()
     var (done, machine) = checkpoints.start(for: count, waitingForWarming: wait)
     while done < count {
       // The front's intents and facts change nothing: only inputs are decoded.
       switch index.kinds[done] {
       case .intent, .fact: break
       case .action, .mutation, .event, .input:
+        if skips.contains(done) { break }
         do {
           try machine.apply(recordLine: index.line(at: done))
         } catch {
@@ -98,6 +126,41 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       }
     }
     return machine
+  }
+
+  /// The checkpoints to start from, and the steps to skip: the plain ones without skips; with
+  /// skips, a store of their own, seeded with the plain checkpoints before the first skip.
+  private func checkpointsInUse() -> (CheckpointStore<Machine>, Set<Int>) {
+    let skips = edits.withLock { $0.skipped }
+    guard let first = skips.min() else { return (checkpoints, []) }
+    return skippedCheckpoints.withLock { current in
+      if let current, current.skips == skips { return (current.store, skips) }
+      let store = checkpoints.seeded(upTo: first)
+      current = (skips, store)
+      return (store, skips)
+    }
+  }
+
+  func toggleSkip(_ index: Int) -> Data? {
+    let answer = edits.withLock { edits -> Edits? in
+      guard index >= edits.origin, index < self.index.count else { return nil }
+      if edits.skipped.remove(index) == nil { edits.skipped.insert(index) }
+      return edits
+    }
+    return answer.map(encodeEdits)
+  }
+
+  func commit(at index: Int) -> Data? {
+    let answer = edits.withLock { edits -> Edits? in
+      guard index >= edits.origin, index < self.index.count else { return nil }
+      edits.origin = index + 1
+      return edits
+    }
+    return answer.map(encodeEdits)
+  }
+
+  private func encodeEdits(_ edits: Edits) -> Data {
+    encode(EditsAnswer(skipped: edits.skipped.sorted(), origin: edits.origin))
   }
 
   /// Marks the warming as started: requests for steps beyond the checkpoints wait for it.
@@ -125,7 +188,8 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
         architecture: index.header.architecture.rawValue,
         command: index.header.command,
         steps: index.count,
-        kinds: counts
+        kinds: counts,
+        editable: true
       )
     )
   }
@@ -138,6 +202,10 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
         cache[kind] = found
         return found
       }
+    }
+    let origin = edits.withLock { $0.origin }
+    if origin > 0 {
+      positions = (positions ?? Array(0..<index.count)).filter { $0 >= origin }
     }
     if !search.isEmpty {
       positions = searchedPositions(matching: search, among: positions, kind: kind)
@@ -155,8 +223,9 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     guard stepIndex >= 0, stepIndex < index.count else { return nil }
     let before = try machine(after: stepIndex)
     var after = before
+    let skipped = edits.withLock { $0.skipped.contains(stepIndex) }
     do {
-      try after.apply(recordLine: index.line(at: stepIndex))
+      if !skipped { try after.apply(recordLine: index.line(at: stepIndex)) }
     } catch {
       throw UnreadableStep(step: stepIndex, reason: "\(error)")
     }
@@ -233,13 +302,15 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       let isEffect = (try? initial.isEffectOutcome(recordLine: line)) ?? false
       source = isEffect ? .effect : .user
     }
-    return StepMessage.Step(
+    var step = StepMessage.Step(
       index: stepIndex,
       sequence: sequence,
       kind: kind.description,
       description: description,
       source: source.rawValue
     )
+    if edits.withLock({ $0.skipped.contains(stepIndex) }) { step.skipped = true }
+    return step
   }
 
   private func encode(_ value: some Encodable) -> Data {
@@ -273,12 +344,22 @@ struct Summary: Encodable {
   var command: String
   var steps: Int
   var kinds: [String: Int]
+  /// Whether the steps can be skipped and committed (a recording's, whose states are computed
+  /// here).
+  var editable: Bool?
   /// Whether the steps come live from a running app.
   var live = false
   /// Live: whether the app is still connected.
   var connected: Bool?
   /// Live: why the connection ended, once it has.
   var ended: String?
+}
+
+/// The answer of `POST /api/skip/I` and `POST /api/commit/I`: the steps skipped, and the first
+/// step the timeline shows.
+struct EditsAnswer: Encodable {
+  var skipped: [Int]
+  var origin: Int
 }
 
 /// `/api/steps`' answer.

@@ -19,8 +19,9 @@ import TodoCore
 /// `127.0.0.1:PORT` or `localhost:PORT` (421 otherwise: a page on another site that rebinds its
 /// name to 127.0.0.1 cannot read it) and that carry the token printed at start, in the URL's
 /// `token` query parameter or in the cookie the first page load sets (403 otherwise); only `GET`
-/// (405 otherwise), but for live mode's "replay to here", a `POST` that must carry the token in
-/// an `X-Cascade-Token` header (which another site's page cannot set). It serves its own page
+/// (405 otherwise), but for live mode's "replay to here" and a recording's "skip" and "commit",
+/// a `POST` that must carry the token in an `X-Cascade-Token` header (which another site's page
+/// cannot set). It serves its own page
 /// and the JSON API, and nothing the page sends can run anything: a recording is only read, and
 /// replayed through the app's reducer without effects; a live app replays into a fresh service
 /// in replay mode, without effects.
@@ -116,6 +117,15 @@ public final class Inspector: Sendable {
   /// - Throws: When the step's record cannot be read from the recording (the page shows it as
   ///   the answer's 422).
   public func step(_ index: Int) throws -> Data? { try api.step(index) }
+
+  /// What `POST /api/skip/I` serves: skips step `index` of a recording, or brings it back, so
+  /// that the states after it are computed without it, as JSON (`{"skipped":[…],"origin":N}`);
+  /// `nil` for a live app's or a followed file's steps, or a step before the start.
+  public func toggleSkip(_ index: Int) -> Data? { api.toggleSkip(index) }
+
+  /// What `POST /api/commit/I` serves: makes the state after step `index` of a recording the
+  /// start, so that the timeline begins after it; the same answer as ``toggleSkip(_:)``.
+  public func commit(at index: Int) -> Data? { api.commit(at: index) }
 
   /// A new random token: 32 bytes from the system's generator, in hexadecimal.
   public static func makeToken() -> String { LoopbackServer.makeToken() }

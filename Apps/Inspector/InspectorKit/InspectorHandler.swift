@@ -28,6 +28,11 @@ final class InspectorHandler: HTTPHandler, Sendable {
     if request.method == .POST, request.path.hasPrefix(Self.replayPrefix) {
       return await replay(request)
     }
+    if request.method == .POST,
+      let edit = [Self.skipPrefix, Self.commitPrefix].first(where: request.path.hasPrefix)
+    {
+      return self.edit(request, prefix: edit)
+    }
     guard request.method == .GET else {
       return Self.text(.methodNotAllowed, "the inspector only answers GET")
     }
@@ -48,6 +53,35 @@ final class InspectorHandler: HTTPHandler, Sendable {
 
   /// The path of "replay to here": `POST /api/replay/I`.
   static let replayPrefix = "/api/replay/"
+
+  /// The paths of "skip" and "commit": `POST /api/skip/I` (again to bring the step back) and
+  /// `POST /api/commit/I`.
+  static let skipPrefix = "/api/skip/"
+  static let commitPrefix = "/api/commit/"
+
+  /// Skip or commit, on a recording: only with the token in the `X-Cascade-Token` header (see
+  /// ``replay(_:)``).
+  private func edit(_ request: HTTPRequest, prefix: String) -> HTTPResponse {
+    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
+      return Self.secured(
+        Self.text(.forbidden, "a skip or commit needs the token in the X-Cascade-Token header")
+      )
+    }
+    guard let step = Int(request.path.dropFirst(prefix.count)), step >= 0 else {
+      return Self.secured(Self.text(.badRequest, "no step named \(request.path)"))
+    }
+    let answer = prefix == Self.skipPrefix ? api.toggleSkip(step) : api.commit(at: step)
+    guard let answer else {
+      return Self.secured(
+        Self.text(
+          .notFound,
+          "step \(step) cannot be skipped or committed: skip and commit need a recording's "
+            + "step after the start, not a live app's"
+        )
+      )
+    }
+    return Self.secured(Self.json(answer))
+  }
 
   /// "Replay to here", live: only with the token in the `X-Cascade-Token` header, which a page
   /// of another site cannot send without the browser asking this server first (and this server

@@ -33,6 +33,10 @@ enum InspectorPage {
           <button id="replay" type="button">Replay to here</button>
           <span id="replayed"></span>
         </p>
+        <p id="edit-tools" hidden>
+          <button id="skip" type="button">Skip this input</button>
+          <button id="commit" type="button">Commit: start after this step</button>
+        </p>
         <h3>Input</h3>
         <div id="input" class="tree"></div>
         <h3>State</h3>
@@ -68,6 +72,7 @@ enum InspectorPage {
       font-family: ui-monospace, monospace; font-size: 12px; line-height: 24px; }
     .row:hover { background: #f0f4ff; }
     .row.selected { background: #dbe6ff; }
+    .row.skipped { text-decoration: line-through; opacity: .5; }
     .kind { display: inline-block; width: 5.5em; font-weight: bold; }
     .kind-intent { color: #0a6; } .kind-fact { color: #888; } .kind-event { color: #06c; }
     .kind-action { color: #60c; } .kind-mutation { color: #c60; } .kind-input { color: #06c; }
@@ -159,6 +164,7 @@ enum InspectorPage {
     }
 
     function fill(row, step) {
+      row.classList.toggle("skipped", step.skipped === true);
       const kindSpan = document.createElement("span");
       kindSpan.className = "kind kind-" + step.kind;
       kindSpan.textContent = step.kind;
@@ -276,7 +282,9 @@ enum InspectorPage {
         }, 150);
         const detail = await get("/api/step/" + step.index);
         if (ticket !== selection) return;  // a later step was chosen meanwhile
-        $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")";
+        $("step-title").textContent = "State after step #" + step.index + " (" + step.kind + ")"
+          + (step.skipped ? " — skipped" : "");
+        $("skip").textContent = step.skipped ? "Bring this input back" : "Skip this input";
         $("input").replaceChildren(
           detail.input === undefined ? document.createTextNode("(none)") : inputTree(detail.input));
         $("state").replaceChildren(tree(detail.state));
@@ -361,6 +369,25 @@ enum InspectorPage {
       }
     }
 
+    // Skip (or bring back) the chosen step, or commit its state as the start: the server
+    // recomputes the states, and the timeline is fetched again.
+    async function edit(action) {
+      if (total === 0) return;
+      const step = await stepAt(selected);
+      const response = await fetch("/api/" + action + "/" + step.index, {
+        method: "POST", credentials: "same-origin", headers: { "X-Cascade-Token": token || "" },
+      });
+      if (!response.ok) throw new Error(await response.text());
+      pages.clear();
+      shown.clear();
+      if (action === "commit") {
+        await load();
+      } else {
+        renderRows();
+        await select(selected);
+      }
+    }
+
     async function start() {
       try {
         const summary = await get("/api/summary");
@@ -368,6 +395,7 @@ enum InspectorPage {
         live = summary.live === true;
         allSteps = summary.steps;
         $("live-tools").hidden = !live;
+        $("edit-tools").hidden = summary.editable !== true;
         showKinds(summary.kinds);
         // The token is in a cookie now: keep it out of the address bar and history.
         history.replaceState(null, "", "/");
@@ -395,6 +423,8 @@ enum InspectorPage {
         }, 150);
       });
       $("replay").addEventListener("click", () => replayHere().catch(showError));
+      $("skip").addEventListener("click", () => edit("skip").catch(showError));
+      $("commit").addEventListener("click", () => edit("commit").catch(showError));
       document.addEventListener("keydown", (event) => {
         if (event.target.tagName === "SELECT" || event.target.id === "search") return;
         const moves = { ArrowLeft: selected - 1, ArrowRight: selected + 1, ArrowUp: selected - 1,

@@ -94,6 +94,8 @@ public struct StepMessage: Encodable, Sendable {
     public var description: String
     /// Its ``StepSource``'s name.
     public var source: String
+    /// `true` when the inspector skips it (its states after are computed without it).
+    public var skipped: Bool?
 
     /// Creates a step.
     public init(index: Int, sequence: Int, kind: String, description: String, source: String) {

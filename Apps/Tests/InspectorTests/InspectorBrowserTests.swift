@@ -265,6 +265,83 @@ import Testing
     #expect(run.succeeded, "\(run.summary)")
   }
 
+  /// Proves that the page skips a chosen input (its row struck through, its step changing
+  /// nothing, the states after it recomputed), brings it back, and commits a step as the start
+  /// (the timeline begins after it) — the controls a Redux DevTools user expects.
+  @Test(
+    .enabled(
+      if: Chromium.isAvailable && inspector != nil && rpg != nil,
+      "install chromium; build cascade-inspect and rpg"
+    )
+  )
+  func anInputIsSkippedAndAStepCommittedInTheBrowser() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let recording = try await InspectorExecutableTests.record(.store, in: directory)
+    let kinds = try InspectorExecutableTests.kinds(of: recording, architecture: .store)
+    let intents = kinds.indices.filter { kinds[$0] == "intent" }
+    let total = kinds.count
+    let served = try await InspectorExecutableTests.serve(recording)
+    // The first attack's first input (its event), and the last step before the save.
+    let skipped = intents[2] + 1
+    let beforeSave = intents[4] - 1
+    let original = try InspectorExecutableTests.state(in: served.get("/api/step/\(beforeSave)"))
+
+    try await Self.withBrowser { browser in
+      let url = try #require(URL(string: "http://127.0.0.1:\(served.port)/?token=\(served.token)"))
+      let page = try await browser.open(url)
+      _ = try await Self.shown(page, step: 0, position: 0, of: total)
+      let tools = try await page.evaluate(#"!document.getElementById("edit-tools").hidden"#)
+      #expect(tools as? Bool == true, "a recording offers skip and commit")
+
+      try await page.click("#rows .row[data-position='\(skipped)']")
+      _ = try await Self.shown(page, step: skipped, position: skipped, of: total)
+      try await page.click("#skip")
+      _ = try await page.waitFor(
+        """
+        document.getElementById("step-title").textContent.endsWith("— skipped")
+          && document.querySelector("#rows .row[data-position='\(skipped)']")
+            .classList.contains("skipped")
+          && document.getElementById("diff").textContent === "(no change)"
+        """
+      )
+      if let path = ProcessInfo.processInfo.environment["CASCADE_INSPECTOR_SKIP_SCREENSHOT"] {
+        try await page.screenshot().write(to: URL(fileURLWithPath: path))
+      }
+      // The states after it are recomputed without it.
+      try await page.click("#rows .row[data-position='\(beforeSave)']")
+      let without = try await Self.shown(page, step: beforeSave, position: beforeSave, of: total)
+      #expect(without.state != original)
+      #expect(without.state.changes == original.changes - 1)
+
+      // Brought back.
+      try await page.click("#rows .row[data-position='\(skipped)']")
+      _ = try await Self.shown(page, step: skipped, position: skipped, of: total)
+      try await page.click("#skip")
+      _ = try await page.waitFor(
+        """
+        !document.getElementById("step-title").textContent.endsWith("— skipped")
+          && !document.querySelector("#rows .row[data-position='\(skipped)']")
+            .classList.contains("skipped")
+        """
+      )
+      try await page.click("#rows .row[data-position='\(beforeSave)']")
+      let again = try await Self.shown(page, step: beforeSave, position: beforeSave, of: total)
+      #expect(again.state == original)
+
+      // Commit at the first attack: the timeline starts after it.
+      try await page.click("#rows .row[data-position='\(intents[2])']")
+      _ = try await Self.shown(page, step: intents[2], position: intents[2], of: total)
+      try await page.click("#commit")
+      let rest = total - intents[2] - 1
+      _ = try await Self.shown(page, step: intents[2] + 1, position: 0, of: rest)
+      let errorShown = try await page.evaluate(#"document.getElementById("error").hidden"#)
+      #expect(errorShown as? Bool == true, "the page showed an error")
+    }
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
+  }
+
   /// Proves that the page follows a running `todo shell --inspect` as it works: each task added
   /// shows in the state tree as the app processes it, "Replay to here" brings a fresh service to
   /// the step shown with the same state, and the app's end is shown — on every architecture.

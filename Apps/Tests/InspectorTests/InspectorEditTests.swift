@@ -1,0 +1,126 @@
+import AppSupport
+import AppTestSupport
+import Foundation
+import InspectorKit
+import InspectorLink
+import Testing
+
+/// Skip and commit, as Redux DevTools users know them (issue 36): a skipped input's states after
+/// it are recomputed without it, and brought back; a commit makes a step's state the start.
+@Suite struct InspectorEditTests {
+  /// The inspector of an RPG recording, seen through its JSON answers.
+  struct Seen {
+    let inspector: Inspector
+
+    func state(_ index: Int) throws -> NSDictionary {
+      let message = try JSONSerialization.jsonObject(with: try #require(try inspector.step(index)))
+      return try #require((message as? [String: Any])?["state"] as? NSDictionary)
+    }
+
+    func detail(_ index: Int) throws -> [String: Any] {
+      let message = try JSONSerialization.jsonObject(with: try #require(try inspector.step(index)))
+      return try #require(message as? [String: Any])
+    }
+
+    func steps(kind: StepKind? = nil) throws -> (total: Int, steps: [[String: Any]]) {
+      let page = try JSONSerialization.jsonObject(
+        with: inspector.steps(from: 0, count: 1_000, kind: kind)
+      )
+      let object = try #require(page as? [String: Any])
+      return (
+        try #require(object["total"] as? Int), try #require(object["steps"] as? [[String: Any]])
+      )
+    }
+  }
+
+  @Test(
+    .enabled(if: InspectorExecutableTests.rpg != nil, "build rpg first"),
+    arguments: Architecture.allCases
+  )
+  func aSkippedInputIsLeftOutOfTheStatesAfterItAndACommitStartsTheTimeline(
+    _ architecture: Architecture
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let recording = try await InspectorExecutableTests.record(architecture, in: directory)
+    let kinds = try InspectorExecutableTests.kinds(of: recording, architecture: architecture)
+    let seen = Seen(inspector: try Inspector(recordingAt: recording.path))
+    let original = try kinds.indices.map(seen.state)
+    let intents = kinds.indices.filter { kinds[$0] == "intent" }
+    // The first step that changes the state after the first attack, and the last step before
+    // the save (the load after it restores the saved game whatever came before).
+    let attack = intents[2]
+    let skipped = try #require(
+      (attack + 1..<kinds.count).first { original[$0] != original[$0 - 1] }
+    )
+    let beforeSave = intents[4] - 1
+
+    let answer = try #require(seen.inspector.toggleSkip(skipped))
+    let edits = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+    #expect(edits["skipped"] as? [Int] == [skipped])
+    #expect(try seen.state(skipped) == original[skipped - 1], "a skipped step changes nothing")
+    #expect(try seen.detail(skipped)["diff"] is NSNull)
+    #expect(try seen.state(skipped - 1) == original[skipped - 1], "the states before it stay")
+    #expect(try seen.state(beforeSave) != original[beforeSave], "the states after it change")
+    let marked = try seen.steps().steps.filter { $0["skipped"] as? Bool == true }
+    #expect(marked.map { $0["index"] as? Int } == [skipped])
+
+    // Brought back: every state as recorded again.
+    _ = try #require(seen.inspector.toggleSkip(skipped))
+    #expect(try kinds.indices.map(seen.state) == original)
+    #expect(try seen.steps().steps.allSatisfy { $0["skipped"] == nil })
+
+    // Commit at the first attack: the timeline starts after it, with the same states.
+    _ = try #require(seen.inspector.commit(at: attack))
+    let after = try seen.steps()
+    #expect(after.total == kinds.count - attack - 1)
+    #expect(after.steps.map { $0["index"] as? Int } == Array(attack + 1..<kinds.count))
+    #expect(
+      try seen.steps(kind: .intent).steps.map { $0["index"] as? Int }
+        == intents.filter { $0 > attack }
+    )
+    #expect(try seen.state(attack + 1) == original[attack + 1])
+    // A step before the start can be neither skipped nor committed; one beyond the end neither.
+    #expect(seen.inspector.toggleSkip(attack) == nil)
+    #expect(seen.inspector.commit(at: 0) == nil)
+    #expect(seen.inspector.toggleSkip(kinds.count) == nil)
+  }
+
+  /// Skip and commit are `POST`s that need the token in their header, as a replay does; a live
+  /// app's steps cannot be skipped.
+  @Test(
+    .enabled(
+      if: InspectorExecutableTests.rpg != nil && InspectorExecutableTests.inspector != nil,
+      "build rpg and cascade-inspect first"
+    )
+  )
+  func skipAndCommitNeedTheTokenInTheirHeader() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let recording = try await InspectorExecutableTests.record(.store, in: directory)
+    let served = try await InspectorExecutableTests.serve(recording)
+    defer { Task { await served.child.stop() } }
+    for action in ["skip", "commit"] {
+      let refused = try loopbackRequest(
+        port: served.port,
+        path: "/api/\(action)/5?token=\(served.token)",
+        method: "POST"
+      )
+      #expect(refused.status == 403, "\(action) without the header")
+    }
+    let skipped = try loopbackRequest(
+      port: served.port,
+      path: "/api/skip/5",
+      method: "POST",
+      headers: ["X-Cascade-Token": served.token]
+    )
+    #expect(skipped.status == 200)
+    #expect(try skipped.json()["skipped"] as? [Int] == [5])
+    let page = try served.get("/api/steps?from=5&count=1").json()
+    #expect((page["steps"] as? [[String: Any]])?.first?["skipped"] as? Bool == true)
+    let summary = try served.get("/api/summary").json()
+    #expect(summary["editable"] as? Bool == true)
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
+  }
+}
