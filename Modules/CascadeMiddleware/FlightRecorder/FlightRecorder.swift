@@ -65,7 +65,8 @@ public final class FlightRecorder<Input: Sendable, State: Sendable>: Middleware 
   ///   - url: The file written on a crash or by ``write()``: created, or replaced if it is a
   ///     regular file. A device, a pipe, a socket or a directory is refused now.
   ///   - capacity: The ring's size in bytes (at least 1 KiB).
-  ///   - dumpsOnCrash: Whether a fatal signal writes the file.
+  ///   - dumpsOnCrash: Whether a fatal signal writes the file (the crash handler is installed
+  ///     with the first recorder that asks for it).
   ///   - now: The clock of the records' times; by default the time since this call.
   ///   - encodeInput: The recorded form of an input.
   ///   - encodeState: The state as JSON.
@@ -84,8 +85,10 @@ public final class FlightRecorder<Input: Sendable, State: Sendable>: Middleware 
     self.encodeInput = encodeInput
     self.encodeState = encodeState
     self.now = now ?? RecordingMiddleware<Int, Int>.elapsedSinceNow()
-    ring.dumpsOnCrash.store(dumpsOnCrash, ordering: .releasing)
-    FlightCrashDump.register(ring)
+    if dumpsOnCrash {
+      ring.dumpsOnCrash.store(true, ordering: .releasing)
+      FlightCrashDump.register(ring)
+    }
   }
 
   deinit {

@@ -2,8 +2,9 @@
 // `cascade-inspect FILE` opens one — an app's session recording indexed line by line over the
 // mapped file (`RecordingIndex`, the samples' only raw-buffer code), or a `RecordingMiddleware`
 // recording read whole (`FollowedRecording`) — then what the page asks of it: the summary, the
-// timeline of every kind (each input named from its JSON, `InputName`), a search, and the state,
-// input and difference of each step, which replays the recorded inputs through the app's reducer. A thrown `InspectorError`, or a step that cannot be read, is
+// timeline of every kind (each input named from its JSON, `InputName`), a search, a skip, and the
+// state, input and difference of each step, which replays the recorded inputs through the app's
+// reducer. A thrown `InspectorError`, or a step that cannot be read, is
 // a refused recording, as it should be.
 
 import Foundation
@@ -27,6 +28,9 @@ public func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = inspector.steps(from: 1, count: 10, kind: kind)
   }
   _ = inspector.steps(from: 0, count: 10, search: "a")
+  // A skipped step: the states after it recomputed without it.
+  _ = inspector.toggleSkip(1)
+  _ = try? inspector.step(2)
   var index = 0
   while index < stepsAsked, (try? inspector.step(index)) != nil {
     index += 1
