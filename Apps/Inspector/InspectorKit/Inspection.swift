@@ -33,6 +33,10 @@ protocol InspectionAPI: Sendable {
   /// Makes the state after step `index` the start: the timeline begins after it. The same
   /// answer as ``toggleSkip(_:)``.
   func commit(at index: Int) -> Data?
+  /// The steps as the timeline shows them, as a recording with states (`RecordingMiddleware`'s
+  /// format, which `cascade-inspect FILE` opens): the state at the start, then each step's input
+  /// and the state after it.
+  func export() throws -> Data
 }
 
 extension InspectionAPI {
@@ -48,6 +52,36 @@ extension InspectionAPI {
   /// A recording has no app to replay into.
   func replay(toStep step: Int) async -> Data {
     Data(#"{"replayed":{"error":"replay to here needs a live app (--live)"}}"#.utf8)
+  }
+
+  /// The steps' messages, as the timeline shows them, turned into a recording with states: each
+  /// step's input, then its state when it changed.
+  func exportMessages(_ messages: [Data]) -> Data {
+    var lines = [Data(#"{"cascadeRecording":1}"#.utf8)]
+    var last: Data?
+    for (position, message) in messages.enumerated() {
+      guard let object = try? JSONSerialization.jsonObject(with: message) as? [String: Any],
+        let step = object["step"] as? [String: Any]
+      else { continue }
+      var record: [String: Any] = [
+        "input": object["input"] ?? step["description"] ?? NSNull(),
+        "sequence": step["sequence"] as? Int ?? position + 1,
+        "time": 0,
+      ]
+      if let input = object["input"] as? [String: Any], let action = input["action"],
+        let mutation = input["mutation"], input.count == 2
+      {
+        record["input"] = action
+        record["mutation"] = mutation
+      }
+      lines.append(ExportLine.json(record))
+      if let state = object["state"] {
+        let encoded = ExportLine.json(["state": state])
+        if encoded != last { lines.append(encoded) }
+        last = encoded
+      }
+    }
+    return ExportLine.joined(lines)
   }
 
   /// Steps that come with their states cannot be skipped.
@@ -157,6 +191,44 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       return edits
     }
     return answer.map(encodeEdits)
+  }
+
+  func export() throws -> Data {
+    let (origin, skips) = edits.withLock { ($0.origin, $0.skipped) }
+    var machine = try machine(after: origin)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    func stateLine(_ machine: Machine) throws -> Data {
+      var line = Data(#"{"state":"#.utf8)
+      line.append(try encoder.encode(machine.state))
+      line.append(UInt8(ascii: "}"))
+      return line
+    }
+    var lines = [Data(#"{"cascadeRecording":1}"#.utf8), try stateLine(machine)]
+    for stepIndex in origin..<index.count where !skips.contains(stepIndex) {
+      let line = index.line(at: stepIndex)
+      let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+      var record: [String: Any] = [
+        "input": (object?["input"] as? [String: Any])?.first?.value ?? NSNull(),
+        "sequence": object?["sequence"] as? Int ?? stepIndex + 1,
+        "time": object?["time"] as? Double ?? 0,
+      ]
+      if index.kinds[stepIndex] == .mutation, let mutation = object?["mutation"] {
+        record["mutation"] = mutation
+      }
+      lines.append(ExportLine.json(record))
+      switch index.kinds[stepIndex] {
+      case .intent, .fact: continue
+      case .action, .mutation, .event, .input:
+        do {
+          try machine.apply(recordLine: line)
+        } catch {
+          throw UnreadableStep(step: stepIndex, reason: "\(error)")
+        }
+        lines.append(try stateLine(machine))
+      }
+    }
+    return ExportLine.joined(lines)
   }
 
   private func encodeEdits(_ edits: Edits) -> Data {
@@ -317,6 +389,27 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(value)) ?? Data("{}".utf8)
+  }
+}
+
+/// The lines of an export.
+enum ExportLine {
+  /// `value` as compact JSON, keys sorted.
+  static func json(_ value: Any) -> Data {
+    (try? JSONSerialization.data(
+      withJSONObject: value,
+      options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
+    )) ?? Data("null".utf8)
+  }
+
+  /// The lines, each followed by a newline.
+  static func joined(_ lines: [Data]) -> Data {
+    var data = Data()
+    for line in lines {
+      data.append(line)
+      data.append(0x0A)
+    }
+    return data
   }
 }
 

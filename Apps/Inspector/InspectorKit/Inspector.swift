@@ -127,6 +127,12 @@ public final class Inspector: Sendable {
   /// start, so that the timeline begins after it; the same answer as ``toggleSkip(_:)``.
   public func commit(at index: Int) -> Data? { api.commit(at: index) }
 
+  /// What `/api/export` serves: the steps as the timeline shows them (after a commit, without
+  /// skipped steps), as a recording with states that `cascade-inspect FILE` opens again.
+  ///
+  /// - Throws: When a step's record cannot be read from the recording.
+  public func export() throws -> Data { try api.export() }
+
   /// A new random token: 32 bytes from the system's generator, in hexadecimal.
   public static func makeToken() -> String { LoopbackServer.makeToken() }
 

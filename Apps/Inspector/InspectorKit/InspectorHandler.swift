@@ -134,6 +134,19 @@ final class InspectorHandler: HTTPHandler, Sendable {
         }
       }
       return Self.json(api.summary())
+    case "/api/export":
+      do {
+        return HTTPResponse(
+          statusCode: .ok,
+          headers: [
+            .contentType: "application/jsonl; charset=utf-8",
+            HTTPHeader("Content-Disposition"): "attachment; filename=\"cascade-session.jsonl\"",
+          ],
+          body: try api.export()
+        )
+      } catch {
+        return Self.text(.unprocessableContent, "the session cannot be exported: \(error)")
+      }
     case "/api/steps":
       let from = request.query["from"].flatMap { Int($0) } ?? 0
       let count = request.query["count"].flatMap { Int($0) } ?? 100

@@ -22,6 +22,7 @@ enum InspectorPage {
       <input id="search" type="search" placeholder="Search inputs" aria-label="search inputs">
       <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
       <span id="position"></span>
+      <a id="export" href="/api/export" download="cascade-session.jsonl">Export</a>
     </nav>
     <main>
       <section id="timeline" tabindex="0" aria-label="timeline">

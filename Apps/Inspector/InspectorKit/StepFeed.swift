@@ -134,6 +134,9 @@ final class StepFeed: Sendable {
     )
   }
 
+  /// Every step's message, in order.
+  var details: [Data] { shared.withLock { $0.details } }
+
   /// `/api/step/I`'s answer, or `nil` if there is no such step.
   func step(_ index: Int) -> Data? {
     shared.withLock { $0.details.indices.contains(index) ? $0.details[index] : nil }
@@ -163,6 +166,8 @@ extension FedInspection {
   }
 
   func step(_ index: Int) throws -> Data? { feed.step(index) }
+
+  func export() throws -> Data { exportMessages(feed.details) }
 
   /// Nothing to compute ahead: the steps come with their states.
   func prepareWarming() {}

@@ -86,6 +86,37 @@ import Testing
     #expect(seen.inspector.toggleSkip(kinds.count) == nil)
   }
 
+  /// The export is the timeline as shown — after a commit, without a skipped step — as a
+  /// recording with states, which the inspector opens again with the same states (issue 36).
+  @Test(
+    .enabled(if: InspectorExecutableTests.rpg != nil, "build rpg first"),
+    arguments: Architecture.allCases
+  )
+  func anExportOpensAgainWithTheStatesShown(_ architecture: Architecture) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let recording = try await InspectorExecutableTests.record(architecture, in: directory)
+    let kinds = try InspectorExecutableTests.kinds(of: recording, architecture: architecture)
+    let seen = Seen(inspector: try Inspector(recordingAt: recording.path))
+    let intents = kinds.indices.filter { kinds[$0] == "intent" }
+    let start = intents[1]
+    _ = try #require(seen.inspector.commit(at: start))
+    let skipped = try #require((start + 2..<kinds.count).first { kinds[$0] != "intent" })
+    _ = try #require(seen.inspector.toggleSkip(skipped))
+    let shown = try (start + 1..<kinds.count).filter { $0 != skipped }.map(seen.state)
+
+    let file = directory.file("export.jsonl")
+    try seen.inspector.export().write(to: file)
+    let reopened = Seen(inspector: try Inspector(recordingAt: file.path))
+    let steps = try reopened.steps().steps
+    #expect(steps.count == shown.count)
+    #expect(try steps.indices.map(reopened.state) == shown)
+    // Named as they were: the names of the steps shown, in order.
+    let names = try seen.steps().steps.filter { $0["index"] as? Int != skipped }
+      .map { $0["description"] as? String }
+    #expect(steps.map { $0["description"] as? String } == names)
+  }
+
   /// Skip and commit are `POST`s that need the token in their header, as a replay does; a live
   /// app's steps cannot be skipped.
   @Test(

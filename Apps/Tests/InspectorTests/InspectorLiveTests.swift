@@ -1,6 +1,7 @@
 import AppSupport
 import AppTestSupport
 import Foundation
+import InspectorKit
 import Testing
 
 /// Live mode, as a user runs it, against the built `todo` and `cascade-inspect`.
@@ -225,6 +226,26 @@ import Testing
     #expect(ended["connected"] as? Bool == false)
     #expect(ended["ended"] is String)
     #expect(try Self.titles(inspector.state(after: last.index)) == ["Buy milk", "Walk"])
+    // The session exported: a recording with states that the inspector opens again, its last
+    // state the live one's.
+    let export = try inspector.get("/api/export")
+    #expect(export.status == 200)
+    let exported = FileManager.default.temporaryDirectory
+      .appendingPathComponent("export-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: exported) }
+    try export.body.write(to: exported)
+    let reopened = try Inspector(recordingAt: exported.path)
+    let reopenedSummary = try #require(
+      try JSONSerialization.jsonObject(with: reopened.summary()) as? [String: Any]
+    )
+    let exportedSteps = try #require(reopenedSummary["steps"] as? Int)
+    #expect(exportedSteps == steps || exportedSteps > steps)
+    let lastExported = try #require(try reopened.step(exportedSteps - 1))
+    let lastState = try #require(
+      (try JSONSerialization.jsonObject(with: lastExported) as? [String: Any])?["state"]
+        as? [String: Any]
+    )
+    #expect(Self.titles(lastState) == ["Buy milk", "Walk"])
     let appRun = await app.child.stop(signal: nil)
     #expect(appRun.status == 0, "todo: \(appRun.summary)")
     let inspectorRun = await inspector.child.stop()
