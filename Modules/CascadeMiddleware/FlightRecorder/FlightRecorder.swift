@@ -46,6 +46,8 @@ public final class FlightRecorder<Input: Sendable, State: Sendable>: Middleware 
   private let encodeInput: @Sendable (Input) throws -> Data?
   private let encodeState: @Sendable (State) throws -> Data
   private let now: @Sendable () -> SchedulerInstant
+  /// Encodes a reactor's mutations.
+  private let mutationEncoder = makeLineEncoder()
   /// The records' sequence, and whether the state before the first input was kept: only
   /// touched under the ring's writers' lock.
   private let progress = LockedValue(Progress())
@@ -124,7 +126,7 @@ public final class FlightRecorder<Input: Sendable, State: Sendable>: Middleware 
     if let mutation = record.mutation {
       guard let encodable = mutation as? any Encodable,
         let input = try? encodeInput(record.input),
-        let encoded = try? makeLineEncoder().encode(encodable)
+        let encoded = try? mutationEncoder.encode(encodable)
       else { return }
       mutationLine = (input, encoded)
     }

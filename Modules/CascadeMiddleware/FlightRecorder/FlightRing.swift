@@ -189,15 +189,17 @@ final class FlightRing: @unchecked Sendable {
     let count = last - first
     guard count >= 0, count <= capacity else { return false }
     copyOut(from: first, count: count, into: scratch)
-    // Entries pushed out while they were copied may be torn: start after them.
+    // Entries pushed out while they were copied may be torn: start after them. The fence orders
+    // the copy's reads before this second read of the start (as a sequence lock's reader does):
+    // a writer publishes the start before it overwrites.
+    atomicMemoryFence(ordering: .acquiring)
     let skip = start.load(ordering: .acquiring) - first
     guard skip <= count else { return false }
     let descriptor = FlightFile.open(path)
     guard descriptor >= 0 else { return false }
     var written = FlightFile.writeHeader(descriptor)
-    Self.entries(in: UnsafeRawBufferPointer(start: scratch, count: count), from: skip) {
-      _,
-      line in
+    let copy = UnsafeRawBufferPointer(start: scratch, count: count)
+    Self.entries(in: copy, from: skip) { _, line in
       written = written && FlightFile.write(descriptor, line) && FlightFile.writeNewline(descriptor)
     }
     _ = close(descriptor)
