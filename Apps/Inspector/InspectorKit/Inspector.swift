@@ -30,7 +30,9 @@ public final class Inspector: Sendable {
   public let path: String
   /// The secret every request must carry.
   public let token: String
-  private let api: any InspectionAPI
+  /// What is inspected: the recording opened, or one imported since from the page.
+  private let slot: InspectionSlot
+  private var api: any InspectionAPI { slot.api }
   private let running = LockedValue<LoopbackServer?>(nil)
 
   /// Opens and indexes the recording at `path`; nothing is served yet.
@@ -54,22 +56,26 @@ public final class Inspector: Sendable {
   )
     throws(InspectorError)
   {
+    slot = InspectionSlot(try Self.open(path, follow: follow))
+    self.path = path
+    self.token = token
+  }
+
+  /// The inspection of the recording at `path` (see ``init(recordingAt:follow:token:)``).
+  static func open(_ path: String, follow: Bool) throws(InspectorError) -> any InspectionAPI {
     if FollowedRecording.reads(path) {
-      api = try FollowedRecording(path: path, follow: follow)
-      self.path = path
-      self.token = token
-      return
+      return try FollowedRecording(path: path, follow: follow)
     }
     let index = try RecordingIndex(path: path)
     if follow { throw .cannotFollow(path: path, app: index.header.app) }
     switch index.header.app {
     case "rpg":
-      api = Inspection(
+      return Inspection(
         index: index,
         initial: GameRecordMachine(architecture: index.header.architecture)
       )
     case "todo":
-      api = Inspection(
+      return Inspection(
         index: index,
         initial: RecordReducer.todo(
           index.header.architecture,
@@ -77,12 +83,10 @@ public final class Inspector: Sendable {
         )
       )
     case "movies":
-      api = Inspection(index: index, initial: RecordReducer.movies(index.header.architecture))
+      return Inspection(index: index, initial: RecordReducer.movies(index.header.architecture))
     default:
       throw .unknownApp(path: path, app: index.header.app)
     }
-    self.path = path
-    self.token = token
   }
 
   /// Connects to a running app's live endpoint (`rpg|movies|todo --inspect` print its URL,
@@ -93,7 +97,7 @@ public final class Inspector: Sendable {
   public init(live url: URL, token: String = Inspector.makeToken()) async throws(InspectorError) {
     let live = LiveInspection(url: url)
     try await live.connect()
-    api = live
+    slot = InspectionSlot(live)
     path = live.source
     self.token = token
   }
@@ -144,17 +148,10 @@ public final class Inspector: Sendable {
   ///
   /// - Throws: ``StartError`` when the port is in use or the server cannot listen.
   public func start(port: UInt16 = 0) async throws(StartError) -> URL {
-    let handler = InspectorHandler(token: token, api: api)
+    let handler = InspectorHandler(token: token, slot: slot)
     let server = try await LoopbackServer.start(port: port, handler: handler)
     handler.port.withLock { $0 = server.port }
-    // A thread of its own: the warming takes seconds on a long recording, and must not hold a
-    // thread of the cooperative pool the server answers on.
-    let api = api
-    api.prepareWarming()
-    // The default quality of service: at `.background`, a machine busy with other work left it
-    // behind for minutes, while the requests waiting for it held their threads.
-    let warming = Thread { api.warm() }
-    warming.start()
+    Self.startWarming(api)
     running.withLock { $0 = server }
     // The token is hexadecimal: it needs no escaping in a URL.
     guard let url = URL(string: "http://127.0.0.1:\(server.port)/?token=\(token)") else {
@@ -171,5 +168,117 @@ public final class Inspector: Sendable {
     }
     await server?.stop()
     api.close()
+    slot.removeImports()
+  }
+
+  /// Computes `api`'s checkpoints ahead of the requests, on a thread of its own: the warming
+  /// takes seconds on a long recording, and must not hold a thread of the cooperative pool the
+  /// server answers on.
+  static func startWarming(_ api: any InspectionAPI) {
+    api.prepareWarming()
+    // The default quality of service: at `.background`, a machine busy with other work left it
+    // behind for minutes, while the requests waiting for it held their threads.
+    let warming = Thread { api.warm() }
+    warming.start()
+  }
+}
+
+/// Why a recording imported from the page was refused, in one line.
+struct ImportFailure: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// What an inspector inspects — the recording or live app it was made with, or a recording
+/// imported since from the page (`POST /api/import`) — and the imported files, in a directory
+/// of its own removed when the inspector stops.
+final class InspectionSlot: Sendable {
+  private let current: LockedValue<any InspectionAPI>
+  /// The directory of imported recordings, once one was imported.
+  private let imports = LockedValue<(directory: URL, count: Int)?>(nil)
+
+  init(_ api: any InspectionAPI) {
+    current = LockedValue(api)
+  }
+
+  /// The inspection every request is answered from.
+  var api: any InspectionAPI { current.withLock { $0 } }
+
+  /// The most bytes an imported recording may have: 256 MiB.
+  static let importLimit = 256 << 20
+
+  /// Reads an imported recording from `chunks` into a file of its own (at most
+  /// ``importLimit`` bytes), opens it, and answers from it from now on; the previous
+  /// inspection is closed.
+  ///
+  /// - Throws: ``ImportFailure`` when it is larger than the limit or cannot be read, saying why
+  ///   in one line; the inspection is then unchanged.
+  func importRecording<Chunks: AsyncSequence>(_ chunks: Chunks) async throws(ImportFailure)
+  where Chunks.Element == Data {
+    let file: URL
+    do {
+      file = try nextImportFile()
+    } catch {
+      throw ImportFailure(description: "cannot keep the imported recording: \(error)")
+    }
+    do {
+      try await read(chunks, into: file)
+    } catch {
+      try? FileManager.default.removeItem(at: file)
+      throw ImportFailure(
+        description: "\(error)".replacingOccurrences(of: file.path, with: "the imported recording")
+      )
+    }
+  }
+
+  private func read<Chunks: AsyncSequence>(_ chunks: Chunks, into file: URL) async throws
+  where Chunks.Element == Data {
+    guard FileManager.default.createFile(atPath: file.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: file.path)
+    else { throw InspectorError.unreadable(path: file.path, reason: "cannot create it") }
+    var size = 0
+    do {
+      for try await chunk in chunks {
+        size += chunk.count
+        guard size <= Self.importLimit else {
+          throw ImportFailure(
+            description: "the imported recording is larger than \(Self.importLimit >> 20) MiB"
+          )
+        }
+        try handle.write(contentsOf: chunk)
+      }
+      try handle.close()
+    } catch {
+      try? handle.close()
+      throw error
+    }
+    let opened = try Inspector.open(file.path, follow: false)
+    let previous = current.withLock { current in
+      defer { current = opened }
+      return current
+    }
+    previous.close()
+    Inspector.startWarming(opened)
+  }
+
+  /// A new file in the imports' directory, created with it.
+  private func nextImportFile() throws -> URL {
+    try imports.withLock { imports in
+      if imports == nil {
+        let directory = FileManager.default.temporaryDirectory
+          .appendingPathComponent("cascade-inspect-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        imports = (directory, 0)
+      }
+      imports?.count += 1
+      guard let imports else { throw CocoaError(.fileWriteUnknown) }
+      return imports.directory.appendingPathComponent("import-\(imports.count).jsonl")
+    }
+  }
+
+  /// Removes the imported recordings.
+  func removeImports() {
+    if let directory = imports.withLock({ $0?.directory }) {
+      try? FileManager.default.removeItem(at: directory)
+    }
   }
 }

@@ -11,13 +11,15 @@ final class InspectorHandler: HTTPHandler, Sendable {
   static func cookieName(port: UInt16) -> String { "cascade-inspect-token-\(port)" }
 
   let token: String
-  let api: any InspectionAPI
+  /// What is inspected (an import replaces it).
+  let slot: InspectionSlot
+  var api: any InspectionAPI { slot.api }
   /// The port bound, once listening: the `Host` header must name it.
   let port = LockedValue<UInt16>(0)
 
-  init(token: String, api: any InspectionAPI) {
+  init(token: String, slot: InspectionSlot) {
     self.token = token
-    self.api = api
+    self.slot = slot
   }
 
   func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -32,6 +34,9 @@ final class InspectorHandler: HTTPHandler, Sendable {
       let edit = [Self.skipPrefix, Self.commitPrefix].first(where: request.path.hasPrefix)
     {
       return self.edit(request, prefix: edit)
+    }
+    if request.method == .POST, request.path == "/api/import" {
+      return await importRecording(request)
     }
     guard request.method == .GET else {
       return Self.text(.methodNotAllowed, "the inspector only answers GET")
@@ -81,6 +86,32 @@ final class InspectorHandler: HTTPHandler, Sendable {
       )
     }
     return Self.secured(Self.json(answer))
+  }
+
+  /// Import: the request's body is a recording (an export, a flight recorder's file, an app's
+  /// session), inspected from now on; only with the token in the `X-Cascade-Token` header.
+  private func importRecording(_ request: HTTPRequest) async -> HTTPResponse {
+    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
+      return Self.secured(
+        Self.text(.forbidden, "an import needs the token in the X-Cascade-Token header")
+      )
+    }
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }),
+      length > InspectionSlot.importLimit
+    {
+      return Self.secured(
+        Self.text(
+          .payloadTooLarge,
+          "the imported recording is larger than \(InspectionSlot.importLimit >> 20) MiB"
+        )
+      )
+    }
+    do {
+      try await slot.importRecording(request.bodySequence)
+    } catch {
+      return Self.secured(Self.text(.unprocessableContent, error.description))
+    }
+    return Self.secured(Self.json(api.summary()))
   }
 
   /// "Replay to here", live: only with the token in the `X-Cascade-Token` header, which a page

@@ -23,6 +23,7 @@ enum InspectorPage {
       <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
       <span id="position"></span>
       <a id="export" href="/api/export" download="cascade-session.jsonl">Export</a>
+      <label id="import-label">Import <input id="import" type="file" accept=".jsonl"></label>
     </nav>
     <main>
       <section id="timeline" tabindex="0" aria-label="timeline">
@@ -63,6 +64,7 @@ enum InspectorPage {
     h2 { font-size: 1em; margin: .8em 0 .3em; }
     h3 { font-size: .9em; margin: .6em 0 .2em; color: #555; }
     #search { width: 14em; }
+    #import { width: 12em; }
     #slider { flex: 1; }
     main { flex: 1; display: flex; min-height: 0; }
     #timeline { width: 45%; overflow-y: auto; position: relative; border-right: 1px solid #ddd;
@@ -389,6 +391,27 @@ enum InspectorPage {
       }
     }
 
+    // Import: the chosen file (an export, a flight recorder's file, an app's recording) is
+    // sent to the server, which inspects it from now on; the page starts again with it.
+    async function importFile() {
+      const file = $("import").files[0];
+      if (!file) return;
+      const response = await fetch("/api/import", {
+        method: "POST", credentials: "same-origin", body: file,
+        headers: { "X-Cascade-Token": token || "", "Content-Type": "application/octet-stream" },
+      });
+      if (!response.ok) throw new Error(await response.text());
+      $("error").hidden = true;
+      pages.clear();
+      shown.clear();
+      kind = "";
+      search = "";
+      $("kind").value = "";
+      $("search").value = "";
+      for (const option of [...$("kind").options]) if (option.value) option.remove();
+      await start();
+    }
+
     async function start() {
       try {
         const summary = await get("/api/summary");
@@ -426,6 +449,7 @@ enum InspectorPage {
       $("replay").addEventListener("click", () => replayHere().catch(showError));
       $("skip").addEventListener("click", () => edit("skip").catch(showError));
       $("commit").addEventListener("click", () => edit("commit").catch(showError));
+      $("import").addEventListener("change", () => importFile().catch(showError));
       document.addEventListener("keydown", (event) => {
         if (event.target.tagName === "SELECT" || event.target.id === "search") return;
         const moves = { ArrowLeft: selected - 1, ArrowRight: selected + 1, ArrowUp: selected - 1,

@@ -266,8 +266,9 @@ import Testing
   }
 
   /// Proves that the page skips a chosen input (its row struck through, its step changing
-  /// nothing, the states after it recomputed), brings it back, and commits a step as the start
-  /// (the timeline begins after it) — the controls a Redux DevTools user expects.
+  /// nothing, the states after it recomputed), brings it back, commits a step as the start
+  /// (the timeline begins after it), and exports and imports the session — the controls a
+  /// Redux DevTools user expects.
   @Test(
     .enabled(
       if: Chromium.isAvailable && inspector != nil && rpg != nil,
@@ -335,6 +336,27 @@ import Testing
       try await page.click("#commit")
       let rest = total - intents[2] - 1
       _ = try await Self.shown(page, step: intents[2] + 1, position: 0, of: rest)
+
+      // Export, then import the export through the page's file field: the page starts again
+      // with it, its steps those the timeline showed.
+      _ = try await page.evaluate(
+        """
+        (async () => {
+          const text = await (await fetch("/api/export")).text();
+          const files = new DataTransfer();
+          files.items.add(new File([text], "export.jsonl"));
+          const field = document.getElementById("import");
+          field.files = files.files;
+          field.dispatchEvent(new Event("change"));
+        })()
+        """
+      )
+      _ = try await page.waitFor(
+        """
+        document.getElementById("summary").textContent.includes("· \(rest) steps")
+          && document.getElementById("position").textContent === "1 / \(rest)"
+        """
+      )
       let errorShown = try await page.evaluate(#"document.getElementById("error").hidden"#)
       #expect(errorShown as? Bool == true, "the page showed an error")
     }

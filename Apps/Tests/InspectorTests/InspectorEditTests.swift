@@ -3,6 +3,7 @@ import AppTestSupport
 import Foundation
 import InspectorKit
 import InspectorLink
+import RPGCore
 import Testing
 
 /// Skip and commit, as Redux DevTools users know them (issue 36): a skipped input's states after
@@ -115,6 +116,66 @@ import Testing
     let names = try seen.steps().steps.filter { $0["index"] as? Int != skipped }
       .map { $0["description"] as? String }
     #expect(steps.map { $0["description"] as? String } == names)
+  }
+
+  /// An import replaces what the inspector shows with the recording sent (here a reactor's
+  /// export, then a store's session recording), and needs the token in its header; a file that is
+  /// not a recording is refused in one line, and what was shown stays.
+  @Test(
+    .enabled(
+      if: InspectorExecutableTests.rpg != nil && InspectorExecutableTests.inspector != nil,
+      "build rpg and cascade-inspect first"
+    )
+  )
+  func anImportedRecordingIsInspectedFromThenOn() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try await InspectorExecutableTests.record(.store, in: directory)
+    let reactor = try await InspectorExecutableTests.record(.reactor, in: directory)
+    let exported = try Inspector(recordingAt: reactor.path).export()
+    let reactorSteps = try InspectorExecutableTests.kinds(of: reactor, architecture: .reactor).count
+    let served = try await InspectorExecutableTests.serve(store)
+    defer { Task { await served.child.stop() } }
+    func post(_ body: Data, token: Bool = true) throws -> HTTPAnswer {
+      try loopbackRequest(
+        port: served.port,
+        path: "/api/import",
+        method: "POST",
+        headers: token ? ["X-Cascade-Token": served.token] : [:],
+        body: body
+      )
+    }
+
+    #expect(try post(exported, token: false).status == 403)
+    #expect(try served.get("/api/summary").json()["architecture"] as? String == "store")
+
+    let imported = try post(exported)
+    #expect(imported.status == 200, "\(imported.text)")
+    #expect(try imported.json()["steps"] as? Int == reactorSteps)
+    let page = try served.get("/api/steps?from=0&count=1000").json()
+    #expect(page["total"] as? Int == reactorSteps)
+    // The export's last state is the recording's.
+    let last = try InspectorExecutableTests.state(in: served.get("/api/step/\(reactorSteps - 1)"))
+    let original = Seen(inspector: try Inspector(recordingAt: reactor.path))
+    let recorded = try JSONDecoder().decode(
+      GameState.self,
+      from: JSONSerialization.data(withJSONObject: try original.state(reactorSteps - 1))
+    )
+    #expect(last == recorded)
+
+    let refused = try post(Data("not a recording\n".utf8))
+    #expect(refused.status == 422)
+    #expect(refused.text.split(separator: "\n").count == 1, "\(refused.text)")
+    #expect(refused.text.contains("the imported recording"), "\(refused.text)")
+    #expect(!refused.text.contains(FileManager.default.temporaryDirectory.path))
+    #expect(try served.get("/api/summary").json()["steps"] as? Int == reactorSteps)
+
+    // An app's session recording, whose states the inspector computes again.
+    let again = try post(try Data(contentsOf: store))
+    #expect(again.status == 200, "\(again.text)")
+    #expect(try again.json()["architecture"] as? String == "store")
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
   }
 
   /// Skip and commit are `POST`s that need the token in their header, as a replay does; a live

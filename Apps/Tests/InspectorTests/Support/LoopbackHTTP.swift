@@ -39,7 +39,8 @@ func loopbackRequest(
   method: String = "GET",
   host: String? = nil,
   cookie: String? = nil,
-  headers: [String: String] = [:]
+  headers: [String: String] = [:],
+  body: Data? = nil
 ) throws -> HTTPAnswer {
   let socket = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard socket >= 0 else { throw LoopbackHTTPError(description: "socket: errno \(errno)") }
@@ -61,8 +62,9 @@ func loopbackRequest(
   for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
     request += "\(name): \(value)\r\n"
   }
+  if let body { request += "Content-Length: \(body.count)\r\n" }
   request += "Connection: close\r\n\r\n"
-  let bytes = Array(request.utf8)
+  let bytes = Array(request.utf8) + Array(body ?? Data())
   var sent = 0
   while sent < bytes.count {
     let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
