@@ -57,6 +57,7 @@ public final class ServingChild: Sendable {
     let errorFile = scratch.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
     let process = Process()
+    process.environment = childEnvironment()
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = scratch

@@ -17,14 +17,17 @@ import Testing
   /// `list` and `browse` get `--timeout 50` unless told: the servers of these tests run in the
   /// test process, which a full parallel test run can keep busy for longer than the default 10 s
   /// (the timeout is a safety net, never what a test waits for).
-  static func movies(_ arguments: [String], input: ChildInput = .text("")) async throws -> ChildRun
-  {
+  static func movies(
+    _ arguments: [String],
+    input: ChildInput = .text(""),
+    timeout: Duration = .seconds(60)
+  ) async throws -> ChildRun {
     let executable = try #require(executable, "build the movies product first")
     let patient =
       ["list", "browse"].contains(arguments.first)
         && !arguments.contains { $0.hasPrefix("--timeout") }
       ? arguments + ["--timeout", "50"] : arguments
-    let run = try await runChild(executable, patient, input: input)
+    let run = try await runChild(executable, patient, input: input, timeout: timeout)
     #expect(!run.timedOut && !run.signalled, "movies \(arguments): \(run.summary)")
     return run
   }
@@ -482,7 +485,12 @@ import Testing
   @Test(.enabled(if: executable != nil, "the movies executable was not found next to the tests"))
   func benchPrintsATableForEveryClient() async throws {
     try await withServer { _, url in
-      let run = try await Self.movies(["bench", "--api", url, "--rounds", "1"])
+      // Every client through every page, twice per architecture: minutes on a machine that is
+      // also compiling, so the safety net is wide.
+      let run = try await Self.movies(
+        ["bench", "--api", url, "--rounds", "1"],
+        timeout: .seconds(600)
+      )
       #expect(run.succeeded, "\(run.summary)")
       for transport in MoviesClient.Transport.allCases {
         #expect(run.outputText.contains("| \(transport) | app (store) | 3 | "))

@@ -78,13 +78,13 @@ import FoundationNetworking
       defer { watching.dispose() }
       let movies = makeMovies(architecture, client: client)
       movies.send(.loadNextPage)
-      _ = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .loadedPage }
+      _ = try await movies.waitForState(timeout: .seconds(300)) { $0.phase == .loadedPage }
       movies.send(.loadNextPage)
       if fault.runsOutOfTime {
         #expect(await pages.wait { $0 == [1, 2] }, "the server was not asked for page 2")
         await clock.advance(by: timeout)
       }
-      let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
+      let failed = try await movies.waitForState(timeout: .seconds(300)) { $0.phase == .error }
       if case .truncatedBody = fault.error {
         // Half of the page's bytes came, of all those announced.
         guard case .truncatedBody(let received, let expected?)? = failed.failure?.error else {
@@ -100,7 +100,7 @@ import FoundationNetworking
 
       server.faults = ServerFaults()
       movies.send(.retry)
-      let recovered = try await movies.waitForState(timeout: .seconds(30)) {
+      let recovered = try await movies.waitForState(timeout: .seconds(300)) {
         $0.phase == .loadedPage
       }
       #expect(recovered.batch.page == 2)
@@ -164,9 +164,11 @@ import FoundationNetworking
       malformedPages: [3],
       disconnectingPages: [2: 2]
     )
+    // The timeouts are safety nets, generous for a machine that is also compiling: no fault
+    // here waits for one.
     try await withServer(faults: faults) { server, url in
-      let source = try MoviesClient(baseURL: url, timeout: .seconds(30)).resilient(
-        timeout: .seconds(30),
+      let source = try MoviesClient(baseURL: url, timeout: .seconds(120)).resilient(
+        timeout: .seconds(120),
         attempts: 3,
         backoff: .exponential(initial: .milliseconds(10)),
         scheduler: ConcurrentDispatchQueueScheduler()
@@ -174,13 +176,13 @@ import FoundationNetworking
       let movies = makeMovies(.store, client: source)
       for page in 1...2 {
         movies.send(.loadNextPage)
-        let state = try await movies.waitForState(timeout: .seconds(30)) {
+        let state = try await movies.waitForState(timeout: .seconds(300)) {
           !$0.isLoading && $0.batch.page == page
         }
         #expect(state.phase == .loadedPage)
       }
       movies.send(.loadNextPage)
-      let failed = try await movies.waitForState(timeout: .seconds(30)) { $0.phase == .error }
+      let failed = try await movies.waitForState(timeout: .seconds(300)) { $0.phase == .error }
       #expect(failed.failure?.error == .malformedBody("not JSON"))
       #expect(server.requestedPages == [1, 1, 1, 2, 2, 2, 3])
     }
