@@ -149,6 +149,8 @@ struct PurityCheckTests {
   /// A state that is not `Equatable` is compared by its dump, which follows a class into its
   /// contents; a `Double.nan`, not equal to itself, is not reported.
   @Test func statesAreComparedByTheirDumpsWhenNotEquatable() {
+    // Safety: each Label is made inside the reducer and never changed after; it is only read
+    // (dumped) on the processing thread. A class, so that the dump follows it into its contents.
     final class Label: @unchecked Sendable {
       var text: String
       init(_ text: String) { self.text = text }

@@ -16,8 +16,8 @@ public final class FlightObserver: SessionObserver {
   public let file: URL
   /// The ring's size in bytes.
   public let capacity: Int
-  /// Writes of the recorders made so far: each returns why it failed, if it did.
-  private let writers = LockedValue<[@Sendable () -> RecordingFileError?]>([])
+  /// The write of the last recorder made: it returns why it failed, if it did.
+  private let writer = LockedValue<(@Sendable () -> RecordingFileError?)?>(nil)
 
   /// A flight recorder writing `file`, checked now.
   ///
@@ -47,8 +47,8 @@ public final class FlightObserver: SessionObserver {
         encodeInput: { input in try encode(input).map { try inputs.encode($0) } },
         encodeState: { state in try states.encode(state) }
       )
-      writers.withLock { writers in
-        writers.append {
+      writer.withLock { writer in
+        writer = {
           do throws(RecordingFileError) {
             try recorder.write()
             return nil
@@ -68,7 +68,7 @@ public final class FlightObserver: SessionObserver {
   ///
   /// - Throws: `RecordingFileError` when the file cannot be opened or written.
   public func write() throws(RecordingFileError) {
-    guard let write = writers.withLock({ $0.last }) else { return }
+    guard let write = writer.withLock({ $0 }) else { return }
     if let error = write() { throw error }
   }
 }

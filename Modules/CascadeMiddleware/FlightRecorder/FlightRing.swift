@@ -90,7 +90,7 @@ final class FlightRing: @unchecked Sendable {
     var first = start.load(ordering: .relaxed)
     let last = end.load(ordering: .relaxed)
     while last + size - first > capacity {
-      first += Self.entryHeader + Int(length(at: first, in: bytes, origin: 0))
+      first += Self.entryHeader + Int(length(at: first))
       // Published before the bytes are overwritten: a reader leaves out what it pushed out.
       start.store(first, ordering: .releasing)
     }
@@ -115,13 +115,12 @@ final class FlightRing: @unchecked Sendable {
     }
   }
 
-  /// The length of the entry at logical `position` of a copy of the ring that starts at
-  /// logical `origin` in `memory` (the ring itself: origin 0, wrapping at the capacity).
-  private func length(at position: Int, in memory: UnsafeRawPointer, origin: Int) -> UInt32 {
+  /// The length of the entry at logical `position` of the ring, wrapping at the capacity.
+  private func length(at position: Int) -> UInt32 {
     var value: UInt32 = 0
     for index in 0..<4 {
-      let offset = (position - origin + 1 + index) % capacity
-      value |= UInt32(memory.load(fromByteOffset: offset, as: UInt8.self)) << (8 * index)
+      let offset = (position + 1 + index) % capacity
+      value |= UInt32(bytes.load(fromByteOffset: offset, as: UInt8.self)) << (8 * index)
     }
     return value
   }
