@@ -19,6 +19,9 @@ struct ReplayConcurrencyTests {
     case live(thread: Int, sequence: Int)
   }
 
+  /// The most inputs each sending thread sends in a round.
+  static let sendsPerThread = 50_000
+
   @Test func aReplayIsNeverInterleavedWithInputsFromOtherThreads() async {
     for round in 0..<20 {
       let store = Store<[Input], Input>(initialState: []) { log, input in log.append(input) }
@@ -34,7 +37,11 @@ struct ReplayConcurrencyTests {
       let senders = Task {
         await runOnThreads(2) { thread in
           var sequence = 0
-          while !stop.load(ordering: .acquiring) {
+          // Bounded, so the work does not depend on when the replay gets to start: an unbounded
+          // sender, on a loaded machine where this test's task waited seconds for a thread,
+          // queued millions of inputs ahead of the replay (3.9 million once, past the senders'
+          // two-minute safety net).
+          while sequence < Self.sendsPerThread, !stop.load(ordering: .acquiring) {
             store.send(.live(thread: thread, sequence: sequence))
             sequence += 1
             sent.increment()
