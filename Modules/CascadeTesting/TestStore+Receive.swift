@@ -98,6 +98,53 @@ extension TestStore where Architecture.Received == any CoreEvent {
 }
 
 extension TestStore {
+  /// Asserts that the next received input, seen as `form` sees it, is `expected`, and the state
+  /// change it makes: for inputs that are not `Equatable` themselves but have an `Equatable`
+  /// form, such as a `Core`'s events as an app records them.
+  ///
+  /// ```swift
+  /// await store.receive(.playerHit(damage: 4), as: RecordedEvent.init) { $0.hp = 16 }
+  /// ```
+  ///
+  /// It waits as `receive(_:within:assert:)` for `Equatable` inputs does. An input whose form is
+  /// `nil`, or another value, fails the test with the difference between the two forms.
+  ///
+  /// - Parameters:
+  ///   - expected: The form of the input expected.
+  ///   - form: The form of a received input, or `nil` for an input that has none.
+  ///   - duration: How far `receive` may advance the ``clock`` while it waits.
+  ///   - updateStateToExpectedResult: Turns the state before the input into the state
+  ///     expected after it.
+  ///   - fileID: The file ID of the caller.
+  ///   - filePath: The file path of the caller.
+  ///   - line: The line of the caller.
+  ///   - column: The column of the caller.
+  public func receive<Form: Equatable>(
+    _ expected: Form,
+    as form: (Received) -> Form?,
+    within duration: Duration = .zero,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      describe(expected),
+      within: duration,
+      matching: { form($0) == expected },
+      mismatch: { actual in
+        let title = "Received \(describe(actual)) where \(describe(expected)) was expected"
+        guard let actualForm = form(actual) else { return title + ", and it has no such form" }
+        return mismatchMessage(title, expected: expected, actual: actualForm, note: "")
+      },
+      updateStateToExpectedResult,
+      at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+}
+
+extension TestStore {
   /// Asserts that the next received input matches `predicate`, and the state change it makes;
   /// for inputs that are not `Equatable`.
   ///

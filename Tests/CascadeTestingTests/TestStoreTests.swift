@@ -159,6 +159,43 @@ struct TestStoreTests {
     await store.finish()
   }
 
+  /// A `Core`'s events that are not `Equatable`, received in an `Equatable` form of theirs:
+  /// matched by their form, and a mismatch shows the two forms' difference.
+  @Test func aCoreEventIsReceivedInAForm() async {
+    struct Tally: CoreState, Equatable {
+      var total = 0
+      mutating func react(to event: any CoreEvent) {
+        if let add = event as? Add { total += add.amount }
+      }
+    }
+    struct Add: CoreEvent { var amount: Int }
+    struct Other: CoreEvent {}
+    enum Form: Equatable { case add(amount: Int) }
+    let form = { (event: any CoreEvent) -> Form? in
+      (event as? Add).map { .add(amount: $0.amount) }
+    }
+
+    let store = TestStore(Core(initialState: Tally()))
+    store.run { _, core in core.fire(event: Add(amount: 5)) }
+    await store.receive(.add(amount: 5), as: form) { $0.total = 5 }
+    store.run { _, core in core.fire(event: Add(amount: 2)) }
+    await withKnownIssue {
+      await store.receive(.add(amount: 3), as: form) { $0.total = 8 }
+    } matching: { issue in
+      let text = issue.description
+      return text.contains("where .add(amount: 3) was expected")
+        && text.contains("- TestStoreTests.Form.add(amount: 3)")
+        && text.contains("+ TestStoreTests.Form.add(amount: 2)")
+    }
+    store.run { _, core in core.fire(event: Other()) }
+    await withKnownIssue {
+      await store.receive(.add(amount: 1), as: form)
+    } matching: { issue in
+      issue.description.contains("and it has no such form")
+    }
+    await store.finish()
+  }
+
   @Test @MainActor func finishWaitsForCommandsToEnd() async {
     let store = TestStore(initialState: Counter(), reducer: Counter.reduce)
     let (release, releaser) = AsyncStream<Void>.makeStream()
