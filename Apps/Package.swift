@@ -287,6 +287,9 @@ let package = Package(
       name: "RPGTests",
       dependencies: [
         "RPGCore", "rpg", "AppHarness", "AppScenarios", "AppSupport", "AppTestSupport",
+        // The tests generated from recordings (Recorded/) run every architecture's TestStore.
+        cascade("CascadeFeedback"),
+        cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),
         cascade("CascadeTesting"),

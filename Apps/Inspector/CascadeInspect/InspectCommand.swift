@@ -63,6 +63,16 @@ struct InspectCommand: AsyncParsableCommand {
   @Option(help: "The port to listen on (0: a free one).")
   var port: UInt16 = 0
 
+  @Option(
+    name: .customLong("export-test"),
+    help: ArgumentHelp(
+      "Write FILE (an rpg recording) as a Swift Testing file that replays it through the "
+        + "exhaustive TestStore, step by step, and exit: its suite is named after OUT.",
+      valueName: "OUT.swift"
+    )
+  )
+  var exportTest: String?
+
   /// Parses the command line and runs; a ``Failure`` ends it with its status and one line.
   static func main() async {
     StandardOutput.prepare()
@@ -101,9 +111,23 @@ struct InspectCommand: AsyncParsableCommand {
     if follow, live != nil {
       throw ValidationError("--follow follows a recording FILE; --live follows an app already")
     }
+    if let exportTest {
+      guard file != nil, !follow else {
+        throw ValidationError("--export-test makes a test of a recording FILE, without --follow")
+      }
+      guard RecordingTestExport.isSuiteName(Self.suiteName(of: exportTest)) else {
+        throw ValidationError(
+          "--export-test takes a file named after its suite, such as RPGPlayTests.swift"
+        )
+      }
+    }
   }
 
   func run() async throws {
+    if let exportTest, let file {
+      try await Self.writeTest(of: file, to: exportTest)
+      return
+    }
     let inspector: Inspector
     do {
       if let live, let url = URL(string: live) {
@@ -125,6 +149,31 @@ struct InspectCommand: AsyncParsableCommand {
     // Serves until a signal ends the process.
     await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     withExtendedLifetime(signals) {}
+  }
+
+  /// The suite a generated test file is named after: its name without `.swift`.
+  static func suiteName(of path: String) -> String {
+    let name = URL(fileURLWithPath: path).lastPathComponent
+    return name.hasSuffix(".swift") ? String(name.dropLast(6)) : ""
+  }
+
+  /// Writes the test made of the recording at `file` to `path` (`--export-test`).
+  static func writeTest(of file: String, to path: String) async throws {
+    let source: String
+    do {
+      source = try await RecordingTestExport.source(
+        forRecordingAt: file,
+        suite: suiteName(of: path),
+        generator: "cascade-inspect \(file) --export-test \(path)"
+      )
+    } catch {
+      throw Failure(message: error.description, status: error.exitStatus)
+    }
+    do {
+      try SafeFile.write(Data(source.utf8), to: path, creatingDirectories: false)
+    } catch {
+      throw Failure(message: "cannot write \(path): \(error.reason)", status: .ioError)
+    }
   }
 
   /// Makes SIGINT and SIGTERM end the process with status 0, after flushing standard output.

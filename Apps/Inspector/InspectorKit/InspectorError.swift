@@ -17,6 +17,9 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
   /// `--follow` was given an app's session recording, which is read once (an app is followed
   /// live with its `--inspect`).
   case cannotFollow(path: String, app: String)
+  /// The recording could not be made into a test (`--export-test`): it does not replay, or a
+  /// state does not come back from its JSON the same.
+  case cannotMakeTest(path: String, reason: String)
 
   /// How `cascade-inspect` ends: ``AppSupport/ExitStatus/noInput`` (66) for a missing or
   /// unreadable file, ``AppSupport/ExitStatus/temporaryFailure`` (75) for a live endpoint that
@@ -26,7 +29,7 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     switch self {
     case .missing, .unreadable: .noInput
     case .liveUnreachable: .temporaryFailure
-    case .notARecording, .damaged, .unknownApp: .dataError
+    case .notARecording, .damaged, .unknownApp, .cannotMakeTest: .dataError
     case .cannotFollow: .usage
     }
   }
@@ -48,6 +51,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
       case .cannotFollow(let path, let app):
         "cannot follow \(path): it is a \(app) session recording, which opens without --follow; "
           + "follow a running \(app) with its --inspect and --live"
+      case .cannotMakeTest(let path, let reason):
+        "cannot make a test of \(path): \(reason)"
       }
     return text.split(whereSeparator: \.isNewline).joined(separator: " ")
   }

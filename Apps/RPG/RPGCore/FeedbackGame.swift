@@ -73,7 +73,7 @@ public final class FeedbackGame: ContainerService {
 
 /// The state of the game's feedback loop: the game state, and the changes resolved but not yet
 /// applied.
-public struct FeedbackGameMachine: Sendable, Encodable {
+public struct FeedbackGameMachine: Sendable, Equatable, Codable {
   var game = GameState()
   var pending: [GameChange] = []
 
@@ -93,7 +93,7 @@ public struct FeedbackGameMachine: Sendable, Encodable {
 }
 
 /// The events of the game's feedback loop.
-public enum FeedbackGameEvent: Sendable, Codable, IntentInput {
+public enum FeedbackGameEvent: Sendable, Equatable, Codable, IntentInput {
   /// The player asked for something.
   case intent(GameIntent)
   /// Apply the next pending change.

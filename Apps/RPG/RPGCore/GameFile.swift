@@ -16,9 +16,21 @@ public struct GameFile: Sendable {
   /// Where the file is.
   public var url: URL
 
+  /// The recorded outcomes that answer this file's saves and loads in a test generated from a
+  /// recording, in place of the file; `nil` for a real file.
+  let recorded: RecordedEffects<GameChange>?
+
   /// A save file at `url`.
   public init(url: URL) {
     self.url = url
+    recorded = nil
+  }
+
+  /// A save file that is never touched: each save or load gets the next outcome in `recorded`,
+  /// once the test releases it.
+  init(recorded: RecordedEffects<GameChange>) {
+    url = URL(fileURLWithPath: "/dev/null")
+    self.recorded = recorded
   }
 
   /// The default save file: `$XDG_DATA_HOME/cascade/rpg/save.json`, or

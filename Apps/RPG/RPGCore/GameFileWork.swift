@@ -1,10 +1,12 @@
+import AppSupport
+
 /// A save or a load: the file work a game starts, which every architecture runs as its effect
 /// and whose outcome it applies as a ``GameChange``.
 struct GameFileWork: Sendable {
   /// The effect's name: "save" or "load".
   let name: String
   /// Does the work; returns the change that reports its outcome.
-  let run: @Sendable () async -> GameChange
+  private(set) var run: @Sendable () async -> GameChange
 
   /// The work `activity` asks for, on `file`: saving `game` (none without one), or loading.
   init?(_ activity: GameActivity?, of game: Game?, on file: GameFile) {
@@ -31,6 +33,14 @@ struct GameFileWork: Sendable {
       }
     case nil:
       return nil
+    }
+    if let recorded = file.recorded {
+      // A test generated from a recording: the recorded outcome, when the test releases it.
+      let missing: GameChange =
+        name == "save"
+        ? .saveFailed(.io("the recording holds no outcome for this save"))
+        : .loadFailed(.io("the recording holds no outcome for this load"))
+      run = { await recorded.outcome() ?? missing }
     }
   }
 

@@ -70,6 +70,24 @@ public func replayGameSession(
   return try GameApp.replay(architecture, contentsOf: url, command: command) { _ in environment }
 }
 
+/// A Swift Testing source file that replays the game's recording at `url` through the
+/// exhaustive `TestStore` of the architecture that made it, step by step, its saves and loads
+/// answered with their recorded outcomes (see `RecordingTestBlueprint.recordingTest`).
+///
+/// - Parameters:
+///   - url: A recording made with `rpg play --record`.
+///   - suite: The test suite's name.
+///   - generator: The command that makes the file, named in its header.
+/// - Returns: The source file.
+/// - Throws: `RecordingTestError` when the recording cannot be read or replayed.
+public func gameRecordingTest(
+  contentsOf url: URL,
+  suite: String,
+  generator: String
+) async throws(RecordingTestError) -> String {
+  try await GameApp.recordingTest(contentsOf: url, suite: suite, generator: generator)
+}
+
 /// The RPG as its session recordings see it.
 enum GameApp: SessionBlueprint {
   typealias Intent = GameIntent
@@ -118,5 +136,36 @@ enum GameApp: SessionBlueprint {
     ) { environment, middlewares in
       FeedbackGame(file: environment.file, log: environment.log, middlewares: middlewares)
     }
+  }
+}
+
+extension GameApp: RecordingTestBlueprint {
+  /// A save's or a load's outcome.
+  typealias EffectOutcome = GameChange
+
+  /// A game whose save file is never touched: its saves and loads get the recorded outcomes.
+  static func testEnvironment(
+    start: SessionNoStart,
+    effects: RecordedEffects<GameChange>
+  )
+    -> Environment
+  {
+    Environment(file: GameFile(recorded: effects), log: { _ in })
+  }
+
+  /// The change that a save's or a load's outcome carries.
+  ///
+  /// It is a store's ``Changed`` event, a reactor's mutation, or a loop's `finished` event.
+  /// Saves and loads run one at a time: no key.
+  static func effectOutcome(
+    of input: any Sendable,
+    mutation: (any Sendable)?
+  )
+    -> (key: Int?, outcome: GameChange)?
+  {
+    if let change = mutation as? GameChange { return (nil, change) }
+    if let changed = input as? Changed { return (nil, changed.change) }
+    if case .finished(let change)? = input as? FeedbackGameEvent { return (nil, change) }
+    return nil
   }
 }

@@ -1,0 +1,52 @@
+import AppSupport
+import Foundation
+import RPGCore
+
+/// Makes a session recording into a test: `cascade-inspect FILE --export-test OUT.swift`.
+public enum RecordingTestExport {
+  /// A Swift Testing source file that replays the app's session recording at `path` through the
+  /// exhaustive `TestStore` of the architecture that made it, step by step, with the recorded
+  /// effect outcomes as its effects' results (see `RecordingTestBlueprint.recordingTest`).
+  ///
+  /// - Parameters:
+  ///   - path: A recording made with `rpg|movies|todo … --record FILE`.
+  ///   - suite: The test suite's name: a Swift type name.
+  ///   - generator: The command that makes the file, named in its header.
+  /// - Returns: The source file.
+  /// - Throws: ``InspectorError``: ``InspectorError/missing(path:)`` or
+  ///   ``InspectorError/unreadable(path:reason:)`` for a file that cannot be read;
+  ///   ``InspectorError/unknownApp(path:app:)`` for a recording of an app with no generator (an
+  ///   app of your own: its steps are not a sample's); ``InspectorError/cannotMakeTest(path:reason:)``
+  ///   for a recording that cannot be replayed.
+  public static func source(
+    forRecordingAt path: String,
+    suite: String,
+    generator: String
+  ) async throws(InspectorError) -> String {
+    let index = try RecordingIndex(path: path)
+    let url = URL(fileURLWithPath: path)
+    let make: (URL, String, String) async throws(RecordingTestError) -> String
+    switch index.header.app {
+    case "rpg": make = gameRecordingTest
+    case "movies", "todo":
+      throw .cannotMakeTest(
+        path: path,
+        reason: "tests are made of rpg recordings so far; \(index.header.app) comes next"
+      )
+    default: throw .unknownApp(path: path, app: index.header.app)
+    }
+    do throws(RecordingTestError) {
+      return try await make(url, suite, generator)
+    } catch {
+      throw .cannotMakeTest(path: path, reason: error.reason)
+    }
+  }
+
+  /// Whether `name` can name a test suite: a Swift identifier that is not a keyword-like `_`.
+  public static func isSuiteName(_ name: String) -> Bool {
+    guard let first = name.unicodeScalars.first, name != "_" else { return false }
+    let letters = CharacterSet.letters.union(CharacterSet(charactersIn: "_"))
+    let rest = letters.union(.decimalDigits)
+    return letters.contains(first) && name.unicodeScalars.allSatisfy { rest.contains($0) }
+  }
+}
