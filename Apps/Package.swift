@@ -260,6 +260,9 @@ let package = Package(
       name: "MoviesTests",
       dependencies: [
         "AppHarness", "AppSupport", "AppTestSupport", "MoviesCore", "MoviesServer",
+        // The tests generated from recordings (Recorded/) run every architecture's TestStore.
+        cascade("CascadeFeedback"),
+        cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),
         cascade("CascadeTesting"),

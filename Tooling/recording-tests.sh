@@ -72,4 +72,5 @@ while read -r app command target prefix; do
   done
 done <<'LIST'
 rpg play RPGTests RPGPlay
+movies browse MoviesTests MoviesBrowse
 LIST

@@ -66,6 +66,12 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
   /// What did not go as recorded, one sentence each, in order.
   public var problems: [String] { contents.withLock { $0.problems } }
 
+  /// Notes something that did not go as recorded, which a stub found (a page asked for that is
+  /// not the recorded request's): it joins ``problems``.
+  public func report(_ problem: String) {
+    contents.withLock { $0.problems.append(problem) }
+  }
+
   /// How many effects are waiting for their outcomes now.
   public var waitingEffects: Int {
     contents.withLock { contents in contents.slots.count { $0.waiter != nil } }

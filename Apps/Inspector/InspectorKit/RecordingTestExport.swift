@@ -1,5 +1,6 @@
 import AppSupport
 import Foundation
+import MoviesCore
 import RPGCore
 
 /// Makes a session recording into a test: `cascade-inspect FILE --export-test OUT.swift`.
@@ -28,7 +29,8 @@ public enum RecordingTestExport {
     let make: (URL, String, String) async throws(RecordingTestError) -> String
     switch index.header.app {
     case "rpg": make = gameRecordingTest
-    case "movies", "todo":
+    case "movies": make = moviesRecordingTest
+    case "todo":
       throw .cannotMakeTest(
         path: path,
         reason: "tests are made of rpg recordings so far; \(index.header.app) comes next"

@@ -69,6 +69,75 @@ struct NoPageSource: MoviePageSource {
   }
 }
 
+/// A Swift Testing source file that replays the movie list's recording at `url` through the
+/// exhaustive `TestStore` of the architecture that made it, step by step, each page request
+/// answered with its recorded page or failure (see `RecordingTestBlueprint.recordingTest`).
+///
+/// - Parameters:
+///   - url: A recording made with `movies list|browse --record`.
+///   - suite: The test suite's name.
+///   - generator: The command that makes the file, named in its header.
+/// - Returns: The source file.
+/// - Throws: `RecordingTestError` when the recording cannot be read or replayed.
+public func moviesRecordingTest(
+  contentsOf url: URL,
+  suite: String,
+  generator: String
+) async throws(RecordingTestError) -> String {
+  try await MoviesApp.recordingTest(contentsOf: url, suite: suite, generator: generator)
+}
+
+/// What a page request ended with: its page, or its failure.
+enum MoviePageOutcome: Sendable, Equatable, Codable {
+  /// The page answered the request.
+  case page(PageRequest, MoviePage)
+  /// The request failed.
+  case failed(PageRequest, MoviesError)
+
+  /// The request it answers.
+  var request: PageRequest {
+    switch self {
+    case .page(let request, _), .failed(let request, _): request
+    }
+  }
+}
+
+/// The page source of a test generated from a recording: the n-th page asked for is request n's
+/// (each request begun asks once, ids counting from 1), answered with its recorded page or
+/// failure once the test releases it; a page number other than the recorded request's is a
+/// problem of `effects`.
+struct RecordedPageSource: MoviePageSource {
+  let effects: RecordedEffects<MoviePageOutcome>
+  private let asked = LockedValue(0)
+
+  init(_ effects: RecordedEffects<MoviePageOutcome>) {
+    self.effects = effects
+  }
+
+  func page(_ number: Int) -> Observable<MoviePage, MoviesError> {
+    let id = asked.withLock { asked in
+      asked += 1
+      return asked
+    }
+    let effects = effects
+    return Observable.task { () async throws(MoviesError) -> MoviePage in
+      guard let outcome = await effects.outcome(forKey: id) else {
+        throw .transport("the recording holds no answer to request \(id)")
+      }
+      if outcome.request.page != number {
+        effects.report(
+          "request \(id) asked for page \(number), and the recording's for page "
+            + "\(outcome.request.page)"
+        )
+      }
+      switch outcome {
+      case .page(_, let page): return page
+      case .failed(_, let error): throw error
+      }
+    }
+  }
+}
+
 /// The movie list as its session recordings see it.
 enum MoviesApp: SessionBlueprint {
   typealias Intent = MoviesIntent
@@ -139,5 +208,38 @@ extension RecordReducer where State == MoviesState {
         isEffectOutcome: \.isPageOutcome
       )
     }
+  }
+}
+
+extension MoviesApp: RecordingTestBlueprint {
+  /// A page request's outcome.
+  typealias EffectOutcome = MoviePageOutcome
+
+  /// Pages from the recording: no server, no network.
+  static func testEnvironment(
+    start: SessionNoStart,
+    effects: RecordedEffects<MoviePageOutcome>
+  ) -> any MoviePageSource {
+    RecordedPageSource(effects)
+  }
+
+  /// The page or failure that a response carries, keyed by its request's id: a store's or a
+  /// loop's event, or a reactor's mutation.
+  static func effectOutcome(
+    of input: any Sendable,
+    mutation: (any Sendable)?
+  )
+    -> (key: Int?, outcome: MoviePageOutcome)?
+  {
+    let outcome: MoviePageOutcome
+    switch (mutation as? MoviesReactor.Mutation, input as? MoviesEvent) {
+    case (.response(let request, let page)?, _), (nil, .response(let request, let page)?):
+      outcome = .page(request, page)
+    case (.failed(let request, let error)?, _), (nil, .failed(let request, let error)?):
+      outcome = .failed(request, error)
+    default:
+      return nil
+    }
+    return (outcome.request.id, outcome)
   }
 }

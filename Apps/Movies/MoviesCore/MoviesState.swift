@@ -14,9 +14,9 @@ import CascadeStreams
 ///
 /// A page that answers a request other than the one in flight (a request that was cancelled)
 /// changes nothing.
-public struct MoviesState: Sendable, Equatable, Encodable, CustomStringConvertible {
+public struct MoviesState: Sendable, Equatable, Codable, CustomStringConvertible {
   /// What the list is doing.
-  public enum Phase: Sendable, Equatable, Hashable, Encodable {
+  public enum Phase: Sendable, Equatable, Hashable, Codable {
     /// Nothing loaded, nothing asked.
     case initial
     /// The next page is loading.
@@ -154,7 +154,7 @@ public struct PageRequest: Sendable, Equatable, Hashable, Codable {
 }
 
 /// A page that failed, and why.
-public struct PageFailure: Sendable, Equatable, Hashable, Encodable {
+public struct PageFailure: Sendable, Equatable, Hashable, Codable {
   /// The request that failed.
   public var request: PageRequest
   /// Why.
