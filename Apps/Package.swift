@@ -276,6 +276,9 @@ let package = Package(
       name: "TodoTests",
       dependencies: [
         "AppHarness", "AppScenarios", "AppSupport", "AppTestSupport", "TodoCore",
+        // The tests generated from recordings (Recorded/) run every architecture's TestStore.
+        cascade("CascadeFeedback"),
+        cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),
         cascade("CascadeTesting"),

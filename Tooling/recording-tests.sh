@@ -17,14 +17,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = mutants ]; then
   status=0
+  # The file as it was before the change (not git's copy: it may hold work not committed yet).
   restore=""
-  trap '[ -z "$restore" ] || git checkout -- "$restore"' EXIT
+  backup="$(mktemp)"
+  trap '[ -z "$restore" ] || cp "$backup" "$restore"; rm -f "$backup"' EXIT
   while IFS=$'\t' read -r file line text replacement expected; do
     case "$file" in '#'* | '') continue ;; esac
     if [ "$(sed -n "${line}p" "$file")" != "$text" ]; then
       echo "mutants: $file:$line no longer reads: $text" >&2
       exit 1
     fi
+    cp "$file" "$backup"
     restore="$file"
     python3 - "$file" "$line" "$replacement" <<'PY'
 import sys
@@ -36,7 +39,7 @@ PY
     swift build --build-tests --package-path Apps >/dev/null 2>&1 || swift build --build-tests --package-path Apps
     filter="$(tr ' ' '\n' <<<"$expected" | sed 's/=.*//' | paste -sd '|')"
     output="$(swift test --skip-build --package-path Apps --filter "$filter" 2>&1 || true)"
-    git checkout -- "$file"
+    cp "$backup" "$file"
     restore=""
     for pair in $expected; do
       suite="${pair%%=*}"
@@ -73,4 +76,5 @@ while read -r app command target prefix; do
 done <<'LIST'
 rpg play RPGTests RPGPlay
 movies browse MoviesTests MoviesBrowse
+todo shell TodoTests TodoShell
 LIST

@@ -2,6 +2,7 @@ import AppSupport
 import Foundation
 import MoviesCore
 import RPGCore
+import TodoCore
 
 /// Makes a session recording into a test: `cascade-inspect FILE --export-test OUT.swift`.
 public enum RecordingTestExport {
@@ -16,9 +17,10 @@ public enum RecordingTestExport {
   /// - Returns: The source file.
   /// - Throws: ``InspectorError``: ``InspectorError/missing(path:)`` or
   ///   ``InspectorError/unreadable(path:reason:)`` for a file that cannot be read;
-  ///   ``InspectorError/unknownApp(path:app:)`` for a recording of an app with no generator (an
-  ///   app of your own: its steps are not a sample's); ``InspectorError/cannotMakeTest(path:reason:)``
-  ///   for a recording that cannot be replayed.
+  ///   ``InspectorError/notARecording(path:reason:)`` for a file that is not an app's session
+  ///   (a recording of an app of your own); ``InspectorError/unknownApp(path:app:)`` for a
+  ///   session of an app that is not a sample; ``InspectorError/cannotMakeTest(path:reason:)``
+  ///   for a recording that does not replay.
   public static func source(
     forRecordingAt path: String,
     suite: String,
@@ -30,11 +32,7 @@ public enum RecordingTestExport {
     switch index.header.app {
     case "rpg": make = gameRecordingTest
     case "movies": make = moviesRecordingTest
-    case "todo":
-      throw .cannotMakeTest(
-        path: path,
-        reason: "tests are made of rpg recordings so far; \(index.header.app) comes next"
-      )
+    case "todo": make = todoRecordingTest
     default: throw .unknownApp(path: path, app: index.header.app)
     }
     do throws(RecordingTestError) {

@@ -14,6 +14,7 @@ import Testing
   static let recordings = [
     ("rpg", "play", "RPGTests", "RPGPlay"),
     ("movies", "browse", "MoviesTests", "MoviesBrowse"),
+    ("todo", "shell", "TodoTests", "TodoShell"),
   ]
 
   static var cases: [(RecordedTestFiles, Architecture)] {

@@ -199,14 +199,22 @@ import Testing
     #expect(writtenBody == committedBody)
   }
 
-  /// A file name that cannot name a suite, another app's recording, a missing recording, and a
-  /// place that cannot be written: one line each, the documented status, nothing written.
+  /// A file name that cannot name a suite, a recording of an app of one's own, a recording that
+  /// does not replay, a missing recording, and a place that cannot be written: one line each, the documented status, nothing written.
   @Test func whatCannotBeMadeIsRefusedInOneLine() async throws {
     let inspector = try #require(Self.inspector, "build the cascade-inspect product first")
     let directory = try TemporaryDirectory()
     let rpg = Self.repository.appendingPathComponent("Apps/Tests/Recordings/rpg-play-store.jsonl")
-    let movies = Self.repository
-      .appendingPathComponent("Tooling/Fuzz/Corpus/fuzz-inspector/movies-list-store.jsonl")
+    let ownApp = Self.repository
+      .appendingPathComponent("Tooling/Fuzz/Corpus/fuzz-inspector/own-app-with-states.jsonl")
+    // A recording whose potion heals more than the game's rules do: it does not replay.
+    let tampered = directory.file("tampered.jsonl")
+    let original = try String(contentsOf: rpg, encoding: .utf8)
+    #expect(original.contains(#"{"potionDrunk":{"healed":2}}"#))
+    try original.replacingOccurrences(
+      of: #"{"potionDrunk":{"healed":2}}"#,
+      with: #"{"potionDrunk":{"healed":5}}"#
+    ).write(to: tampered, atomically: true, encoding: .utf8)
     let taken = directory.file("Taken.swift")
     try FileManager.default.createDirectory(at: taken, withIntermediateDirectories: false)
     let out = directory.file("T.swift").path
@@ -215,7 +223,8 @@ import Testing
       (rpg.path, directory.file("not-a-suite.swift").path, 64, "named after its suite"),
       (rpg.path, directory.file("Tests.txt").path, 64, "named after its suite"),
       (nil, out, 64, "a recording FILE"),
-      (movies.path, out, 65, "tests are made of rpg recordings"),
+      (ownApp.path, out, 65, "it is not a session recording"),
+      (tampered.path, out, 65, "cannot make a test of"),
       (directory.file("none.jsonl").path, out, 66, "no such file"),
       (rpg.path, directory.file("missing/T.swift").path, 74, "cannot write"),
       (rpg.path, taken.path, 74, "cannot write"),

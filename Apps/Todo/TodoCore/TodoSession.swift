@@ -87,6 +87,25 @@ extension AppSession where Intent == TodoIntent, State == TodoState {
   }
 }
 
+/// A Swift Testing source file that replays the task list's recording at `url` through the
+/// exhaustive `TestStore` of the architecture that made it, step by step, from the recorded
+/// list, each write answered with its recorded result (see
+/// `RecordingTestBlueprint.recordingTest`).
+///
+/// - Parameters:
+///   - url: A recording made with `todo … --record`.
+///   - suite: The test suite's name.
+///   - generator: The command that makes the file, named in its header.
+/// - Returns: The source file.
+/// - Throws: `RecordingTestError` when the recording cannot be read or replayed.
+public func todoRecordingTest(
+  contentsOf url: URL,
+  suite: String,
+  generator: String
+) async throws(RecordingTestError) -> String {
+  try await TodoApp.recordingTest(contentsOf: url, suite: suite, generator: generator)
+}
+
 /// The task list as its session recordings see it.
 enum TodoApp: SessionBlueprint {
   typealias Intent = TodoIntent
@@ -165,5 +184,34 @@ extension RecordReducer where State == TodoState {
         isEffectOutcome: \.isWritten
       )
     }
+  }
+}
+
+extension TodoApp: RecordingTestBlueprint {
+  /// A write's result.
+  typealias EffectOutcome = TodoWriteResult
+
+  /// The recorded list, and writes answered from the recording: no database.
+  static func testEnvironment(
+    start: TodoState,
+    effects: RecordedEffects<TodoWriteResult>
+  )
+    -> Environment
+  {
+    Environment(writes: RecordedTodoWrites(effects: effects), start: start)
+  }
+
+  /// The result that a write's outcome carries, keyed by the write's id: a store's or a loop's
+  /// event, or a reactor's mutation.
+  static func effectOutcome(
+    of input: any Sendable,
+    mutation: (any Sendable)?
+  )
+    -> (key: Int?, outcome: TodoWriteResult)?
+  {
+    guard case .written(let result)? = (mutation as? TodoEvent) ?? (input as? TodoEvent) else {
+      return nil
+    }
+    return (result.writeID, result)
   }
 }

@@ -74,7 +74,7 @@ public struct TodoState: Sendable, Equatable, Codable {
 }
 
 /// Every input of the shared reducer: an intent, or a finished write.
-public enum TodoEvent: Sendable, Codable, IntentInput {
+public enum TodoEvent: Sendable, Equatable, Codable, IntentInput {
   /// The user asked for something.
   case intent(TodoIntent)
   /// A write finished.

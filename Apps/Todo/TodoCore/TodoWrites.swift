@@ -1,3 +1,5 @@
+import AppSupport
+
 /// Where a task list service's writes go: the database, or nowhere in a replay.
 protocol TodoWrites: Sendable {
   /// Performs `write` after every write enqueued before it, then reports how it ended.
@@ -27,5 +29,26 @@ struct NoTodoWrites: TodoWrites {
         snapshot: nil
       )
     )
+  }
+}
+
+/// The writes of a test generated from a recording: each write gets the result recorded for its
+/// id, once the test releases it; no database is opened.
+struct RecordedTodoWrites: TodoWrites {
+  let effects: RecordedEffects<TodoWriteResult>
+
+  func enqueue(_ write: TodoWrite, completion: @escaping @Sendable (TodoWriteResult) -> Void) {
+    let effects = effects
+    Task {
+      let result = await effects.outcome(forKey: write.id)
+      completion(
+        result
+          ?? TodoWriteResult(
+            writeID: write.id,
+            error: .storage("the recording holds no result for write \(write.id)"),
+            snapshot: nil
+          )
+      )
+    }
   }
 }
