@@ -37,6 +37,10 @@ protocol InspectionAPI: Sendable {
   /// format, which `cascade-inspect FILE` opens): the state at the start, then each step's input
   /// and the state after it.
   func export() throws -> Data
+  /// `/api/export-test`: the recording, as recorded (skips and commits are not applied: the
+  /// test proves the recorded states), as a Swift Testing file and its name; `nil` when this
+  /// inspection is not of an app's session recording read from a file.
+  func exportTest() async throws(InspectorError) -> (name: String, source: String)?
 }
 
 extension InspectionAPI {
@@ -48,6 +52,9 @@ extension InspectionAPI {
 
   /// A recording read once, or a live app, has nothing to stop.
   func close() {}
+
+  /// Only an app's session recording, read from a file, is made into a test.
+  func exportTest() async throws(InspectorError) -> (name: String, source: String)? { nil }
 
   /// A recording has no app to replay into.
   func replay(toStep step: Int) async -> Data {
@@ -193,6 +200,21 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     return answer.map(encodeEdits)
   }
 
+  func exportTest() async throws(InspectorError) -> (name: String, source: String)? {
+    let header = index.header
+    let suite = RecordingTestExport.suiteName(
+      app: header.app,
+      command: header.command,
+      architecture: header.architecture.rawValue
+    )
+    let source = try await RecordingTestExport.source(
+      forRecordingAt: index.path,
+      suite: suite,
+      generator: "the inspector's Export as test"
+    )
+    return (suite + ".swift", source)
+  }
+
   func export() throws -> Data {
     let (origin, skips) = edits.withLock { ($0.origin, $0.skipped) }
     var machine = try machine(after: origin)
@@ -261,7 +283,8 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
         command: index.header.command,
         steps: index.count,
         kinds: counts,
-        editable: true
+        editable: true,
+        testable: true
       )
     )
   }
@@ -440,6 +463,9 @@ struct Summary: Encodable {
   /// Whether the steps can be skipped and committed (a recording's, whose states are computed
   /// here).
   var editable: Bool?
+  /// Whether `/api/export-test` makes a test of the recording (an app's session read from a
+  /// file).
+  var testable: Bool?
   /// Whether the steps come live from a running app.
   var live = false
   /// Live: whether the app is still connected.

@@ -178,6 +178,27 @@ final class InspectorHandler: HTTPHandler, Sendable {
       } catch {
         return Self.text(.unprocessableContent, "the session cannot be exported: \(error)")
       }
+    case "/api/export-test":
+      let test: (name: String, source: String)?
+      do {
+        test = try await api.exportTest()
+      } catch {
+        return Self.text(.unprocessableContent, error.description)
+      }
+      guard let test else {
+        return Self.text(
+          .notFound,
+          "a test is made of an app's session recording (rpg, movies, todo) only"
+        )
+      }
+      return HTTPResponse(
+        statusCode: .ok,
+        headers: [
+          .contentType: "text/x-swift; charset=utf-8",
+          HTTPHeader("Content-Disposition"): "attachment; filename=\"\(test.name)\"",
+        ],
+        body: Data(test.source.utf8)
+      )
     case "/api/steps":
       let from = request.query["from"].flatMap { Int($0) } ?? 0
       let count = request.query["count"].flatMap { Int($0) } ?? 100

@@ -23,6 +23,8 @@ enum InspectorPage {
       <input id="slider" type="range" min="0" max="0" value="0" aria-label="step">
       <span id="position"></span>
       <a id="export" href="/api/export" download="cascade-session.jsonl">Export</a>
+      <a id="export-test" href="/api/export-test" download hidden
+        title="The recording as a Swift Testing file: each step through the TestStore">Export as test</a>
       <label id="import-label">Import <input id="import" type="file" accept=".jsonl"></label>
     </nav>
     <main>
@@ -420,6 +422,7 @@ enum InspectorPage {
         allSteps = summary.steps;
         $("live-tools").hidden = !live;
         $("edit-tools").hidden = summary.editable !== true;
+        $("export-test").hidden = summary.testable !== true;
         showKinds(summary.kinds);
         // The token is in a cookie now: keep it out of the address bar and history.
         history.replaceState(null, "", "/");

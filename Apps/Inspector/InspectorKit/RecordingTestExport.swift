@@ -42,6 +42,18 @@ public enum RecordingTestExport {
     }
   }
 
+  /// The name of the suite made of a recording of `app`'s `command` on `architecture`, such as
+  /// `RPGPlayStoreRecordingTests`.
+  public static func suiteName(app: String, command: String, architecture: String) -> String {
+    func word(_ text: String) -> String {
+      let letters = text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }
+      let word = String(String.UnicodeScalarView(letters))
+      return word.prefix(1).uppercased() + word.dropFirst()
+    }
+    let name = ["rpg": "RPG"][app] ?? word(app)
+    return name + word(command) + word(architecture) + "RecordingTests"
+  }
+
   /// Whether `name` can name a test suite: a Swift identifier that is not a keyword-like `_`.
   public static func isSuiteName(_ name: String) -> Bool {
     guard let first = name.unicodeScalars.first, name != "_" else { return false }

@@ -267,8 +267,8 @@ import Testing
 
   /// Proves that the page skips a chosen input (its row struck through, its step changing
   /// nothing, the states after it recomputed), brings it back, commits a step as the start
-  /// (the timeline begins after it), and exports and imports the session — the controls a
-  /// Redux DevTools user expects.
+  /// (the timeline begins after it), exports the recording as a test, and exports and imports
+  /// the session — the controls a Redux DevTools user expects.
   @Test(
     .enabled(
       if: Chromium.isAvailable && inspector != nil && rpg != nil,
@@ -294,6 +294,19 @@ import Testing
       _ = try await Self.shown(page, step: 0, position: 0, of: total)
       let tools = try await page.evaluate(#"!document.getElementById("edit-tools").hidden"#)
       #expect(tools as? Bool == true, "a recording offers skip and commit")
+      // "Export as test": the link the page shows downloads the recording's generated test.
+      let test = try await page.evaluate(
+        """
+        (async () => {
+          const link = document.getElementById("export-test");
+          if (link.hidden) return "hidden";
+          return await (await fetch(link.href)).text();
+        })()
+        """
+      )
+      let source = try #require(test as? String)
+      #expect(source.contains("@Suite struct RPGPlayStoreRecordingTests"), "\(source.prefix(300))")
+      #expect(source.contains("let store = TestStore(service.container)"))
 
       try await page.click("#rows .row[data-position='\(skipped)']")
       _ = try await Self.shown(page, step: skipped, position: skipped, of: total)

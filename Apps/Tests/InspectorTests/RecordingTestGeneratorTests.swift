@@ -243,3 +243,50 @@ import Testing
     #expect(isDirectory.boolValue)
   }
 }
+
+/// The page's "Export as test": `/api/export-test` answers an app's session recording with the
+/// test the generator makes of it, named after its suite, and only that.
+@Suite struct ExportTestPageTests {
+  @Test(.enabled(if: InspectorExecutableTests.inspector != nil, "build cascade-inspect first"))
+  func theRecordingIsExportedAsItsTest() async throws {
+    let files = RecordedTestFiles(
+      app: "rpg",
+      command: "play",
+      architecture: "reactor",
+      target: "RPGTests",
+      prefix: "RPGPlay"
+    )
+    let served = try await InspectorExecutableTests.serve(files.recording)
+    defer { Task { await served.child.stop() } }
+    #expect(try served.get("/api/summary").json()["testable"] as? Bool == true)
+    let answer = try served.get("/api/export-test")
+    #expect(answer.status == 200, "\(answer.text.prefix(300))")
+    #expect(
+      answer.headers["content-disposition"]
+        == "attachment; filename=\"RPGPlayReactorRecordingTests.swift\""
+    )
+    let lines = answer.text.split(separator: "\n")
+    let committed = try String(contentsOf: files.test, encoding: .utf8).split(separator: "\n")
+    #expect(lines[2] == "// `the inspector's Export as test`")
+    let body = Array(lines.prefix(2)) + Array(lines.dropFirst(3))
+    let committedBody = Array(committed.prefix(2)) + Array(committed.dropFirst(3))
+    #expect(body == committedBody)
+
+    // A recording of one's own app (here the inspector's own export) is not an app's session.
+    let exported = try served.get("/api/export")
+    let imported = try loopbackRequest(
+      port: served.port,
+      path: "/api/import",
+      method: "POST",
+      headers: ["X-Cascade-Token": served.token],
+      body: exported.body
+    )
+    #expect(imported.status == 200, "\(imported.text)")
+    #expect(try served.get("/api/summary").json()["testable"] == nil)
+    let refused = try served.get("/api/export-test")
+    #expect(refused.status == 404)
+    #expect(refused.text.contains("an app's session recording"))
+    let run = await served.child.stop()
+    #expect(run.succeeded, "\(run.summary)")
+  }
+}
