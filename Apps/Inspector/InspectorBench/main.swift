@@ -1,0 +1,174 @@
+// cascade-inspector-bench: the inspector at scale (issue 36), measured, not tested.
+//
+//   swift run -c release --package-path Apps cascade-inspector-bench scrub [INPUTS] [TASKS]
+//   swift run -c release --package-path Apps cascade-inspector-bench live [INPUTS] [TASKS]
+//
+// scrub: a todo session recording of INPUTS inputs (default 100,000) on a list of TASKS tasks
+// (default 30,000: a state of about 3 MB as JSON), opened as cascade-inspect opens it; the time
+// to open it, to compute its checkpoints, and to answer 200 jumps to seeded random steps.
+// live: a store holding the same list processes INPUTS inputs (default 200), with and without a
+// live inspector's middleware (`--inspect`), and the inputs per second of each.
+import AppSupport
+import CascadeStore
+import Foundation
+import InspectorKit
+import InspectorLink
+import TodoCore
+
+/// A task of the list, as `TodoState` encodes it.
+struct Task: Codable, Sendable, Equatable {
+  var done: Bool
+  var id: Int
+  var position: Int
+  var title: String
+}
+
+/// The list of `count` tasks, each with a title of about 90 characters.
+func tasks(_ count: Int) -> [Task] {
+  (0..<count).map { index in
+    Task(
+      done: index % 3 == 0,
+      id: index + 1,
+      position: index,
+      title: "Task \(index + 1): review the chapter, answer the mail, water the plants, call back"
+    )
+  }
+}
+
+let clock = ContinuousClock()
+
+func milliseconds(_ duration: Duration) -> String {
+  let ms =
+    Double(duration.components.seconds) * 1_000
+    + Double(duration.components.attoseconds) / 1e15
+  return String(format: "%.1f ms", ms)
+}
+
+func percentile(_ sorted: [Duration], _ p: Double) -> Duration {
+  sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+/// A SplitMix64 draw, for seeded jumps.
+struct Draws {
+  var state: UInt64
+  mutating func next(below bound: Int) -> Int {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(bound))
+  }
+}
+
+func scrub(inputs: Int, taskCount: Int) async throws {
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("inspector-bench-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let file = directory.appendingPathComponent("todo-scale.jsonl")
+
+  struct Start: Encodable {
+    var canRedo = false
+    var canUndo = true
+    var filter = "all"
+    var intentsHandled = 0
+    var nextID: Int
+    var pendingWrites: [Int] = []
+    var searchText = ""
+    var tasks: [Task]
+    var writesIssued = 0
+  }
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  let startJSON = try encoder.encode(Start(nextID: taskCount + 1, tasks: tasks(taskCount)))
+  let start = try JSONDecoder().decode(TodoState.self, from: startJSON)
+  let header = SessionHeader(app: "todo", architecture: .store, command: "shell", start: start)
+  var text = #"{"cascadeRecording":1}"# + "\n"
+  text +=
+    #"{"input":{"session":"# + String(decoding: try encoder.encode(header), as: UTF8.self)
+    + #"},"sequence":1,"time":0}"# + "\n"
+  for index in 0..<inputs {
+    text +=
+      #"{"input":{"todo.store":{"intent":{"_0":{"search":{"_0":"q"#
+      + "\(index % 1_000)" + #""}}}}},"sequence":"# + "\(index + 2)" + #","time":0}"# + "\n"
+  }
+  try Data(text.utf8).write(to: file)
+  let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
+  print(
+    "scrub: \(inputs) inputs on a list of \(taskCount) tasks: the state is "
+      + "\(startJSON.count / 1_000) kB of JSON, the recording \(size / 1_000) kB"
+  )
+
+  let opening = clock.now
+  let inspector = try Inspector(recordingAt: file.path)
+  print("  opened (indexed) in \(milliseconds(clock.now - opening))")
+  let warming = clock.now
+  _ = try await inspector.start(port: 0)
+  _ = try inspector.step(inputs - 1)
+  print("  checkpoints computed, last step answered, in \(milliseconds(clock.now - warming))")
+  var draws = Draws(state: 42)
+  var times: [Duration] = []
+  var bytes = 0
+  for _ in 0..<200 {
+    let index = draws.next(below: inputs)
+    let asked = clock.now
+    let answer = try inspector.step(index)
+    times.append(clock.now - asked)
+    bytes = max(bytes, answer?.count ?? 0)
+  }
+  times.sort()
+  print(
+    "  200 jumps to random steps: median \(milliseconds(percentile(times, 0.5))), "
+      + "p95 \(milliseconds(percentile(times, 0.95))), max \(milliseconds(times.last ?? .zero)); "
+      + "answers up to \(bytes / 1_000) kB"
+  )
+  await inspector.stop()
+}
+
+/// The list as a store's state: toggling a task is one input.
+struct List: Codable, Sendable, Equatable {
+  var tasks: [Task]
+  var toggles = 0
+}
+
+func live(inputs: Int, taskCount: Int) async {
+  let list = List(tasks: tasks(taskCount))
+  func run(_ middlewares: [any Middleware<Int, List>]) async -> Double {
+    let store = Store<List, Int>(initialState: list, middlewares: middlewares) { list, index in
+      list.tasks[index % list.tasks.count].done.toggle()
+      list.toggles += 1
+    }
+    let started = clock.now
+    for index in 0..<inputs { store.send(index &* 7_919) }
+    await store.finish()
+    let elapsed = clock.now - started
+    precondition(store.state.toggles == inputs)
+    return Double(inputs)
+      / (Double(elapsed.components.seconds)
+        + Double(elapsed.components.attoseconds) / 1e18)
+  }
+  let plain = await run([])
+  let inspector = LiveInspector(app: "bench", architecture: .store, command: "bench")
+  let inspected = await run([inspector.inputs(of: List.self, kind: .event)])
+  precondition(inspector.stepCount == inputs)
+  print(
+    "live: \(inputs) inputs on a list of \(taskCount) tasks: \(Int(plain)) inputs/s plain, "
+      + "\(Int(inspected)) inputs/s inspected: "
+      + String(format: "%.1f %% of the throughput lost", (1 - inspected / plain) * 100)
+  )
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let mode = arguments.first ?? "scrub"
+let numbers = arguments.dropFirst().compactMap { Int($0) }
+switch mode {
+case "scrub":
+  try await scrub(inputs: numbers.first ?? 100_000, taskCount: numbers.dropFirst().first ?? 30_000)
+case "live":
+  await live(inputs: numbers.first ?? 200, taskCount: numbers.dropFirst().first ?? 30_000)
+default:
+  FileHandle.standardError.write(
+    Data("usage: cascade-inspector-bench scrub|live [INPUTS] [TASKS]\n".utf8)
+  )
+  exit(64)
+}
