@@ -3,7 +3,10 @@
 # in Apps/Tests/Recordings/<app>-<command>-<architecture>.jsonl, `cascade-inspect FILE
 # --export-test OUT.swift` writes Apps/Tests/<Target>/Recorded/<Prefix><Architecture>RecordingTests.swift,
 # a Swift Testing file that replays it through the exhaustive TestStore. Run it after changing
-# the generator or an app's types; RecordedTestsAreCurrentTests fails until then.
+# the generator or an app's types. `Tooling/recording-tests.sh check` makes them and fails if
+# that changed any (CI runs it, as a step of its own rather than a test in the samples' suite:
+# replaying nine recordings keeps the test process's threads busy, and the flake check's load
+# made the Movies tests' in-process servers answer late beside it).
 #
 # `Tooling/recording-tests.sh mutants` proves that those tests find a changed reducer, on the
 # exact step: for each line of Apps/Tests/Recordings/mutants.tsv (a file, a line number, the text
@@ -12,9 +15,20 @@
 # runs those suites, and requires that each one's first issue is on the line of its test that
 # ends `// #<record>`, with the state's difference; then it puts the line back (also when
 # stopped) and builds again.
-# Usage: Tooling/recording-tests.sh [mutants]
+# Usage: Tooling/recording-tests.sh [check|mutants]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = check ]; then
+  "$0"
+  if ! git diff --exit-code --stat -- Apps/Tests/*/Recorded/ \
+    || [ -n "$(git ls-files --others --exclude-standard -- Apps/Tests/*/Recorded/)" ]; then
+    echo "recording-tests: the generated tests are not what the recordings make today:" \
+      "run Tooling/recording-tests.sh and commit them" >&2
+    exit 1
+  fi
+  echo "recording-tests: the generated tests are current"
+  exit 0
+fi
 if [ "${1:-}" = mutants ]; then
   status=0
   # The file as it was before the change (not git's copy: it may hold work not committed yet).

@@ -14,10 +14,13 @@ import CascadeStreams
 /// ```
 ///
 /// An effect without a key gets the first outcome not yet given out, in the recording's order;
-/// an effect with a key (a request's id) gets the outcome recorded with that key. A wait ends
-/// with `nil` when the effect's task is cancelled. What does not go as recorded (an effect asking
-/// for an outcome the recording does not hold, a release of a record that holds none) is kept in
-/// ``problems``, which the generated test expects to be empty.
+/// an effect with a key (a request's id) gets the outcome recorded with that key. An effect whose
+/// outcome the recording does not hold (a request cancelled before it answered, as a refresh
+/// cancels the page in flight) waits until it is cancelled, as it did when recorded; one still
+/// waiting at the end of the test is work the `TestStore` reports as still running. Every wait
+/// ends with `nil` when the effect's task is cancelled. What does not go as recorded (a release
+/// of a record that holds no outcome, what a stub reports) is kept in ``problems``, which the
+/// generated test expects to be empty.
 public final class RecordedEffects<Outcome: Sendable>: Sendable {
   /// One outcome: the number of the record that holds it, the key of the effect that produced it
   /// (or `nil`), and the outcome.
@@ -32,6 +35,8 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
 
   private struct Contents {
     var slots: [Slot]
+    /// The effects waiting for an outcome the recording does not hold: until cancelled.
+    var orphans: [Int: CheckedContinuation<Outcome?, Never>] = [:]
     var problems: [String] = []
     var nextWaiter = 0
   }
@@ -42,7 +47,8 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
   private enum Claim {
     case ready(Outcome)
     case wait(slot: Int, waiter: Int)
-    case none
+    /// The recording holds no outcome for it: it waits until cancelled.
+    case orphan(waiter: Int)
   }
 
   /// The outcomes recorded, in the recording's order.
@@ -74,32 +80,30 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
 
   /// How many effects are waiting for their outcomes now.
   public var waitingEffects: Int {
-    contents.withLock { contents in contents.slots.count { $0.waiter != nil } }
+    contents.withLock { contents in
+      contents.slots.count { $0.waiter != nil } + contents.orphans.count
+    }
   }
 
   /// Waits until the test releases the outcome of the effect with `key` (or of the next effect,
-  /// without a key), and returns it; `nil` if the recording holds none, or the task is
-  /// cancelled first.
+  /// without a key), and returns it; `nil` once the task is cancelled, and only then when the
+  /// recording holds no outcome for it.
   public func outcome(forKey key: Int? = nil) async -> Outcome? {
     let claim = contents.withLock { contents -> Claim in
+      defer { contents.nextWaiter += 1 }
       guard
         let index = contents.slots.firstIndex(where: { !$0.claimed && $0.recorded.key == key })
-      else {
-        let effect = key.map { "the effect with key \($0)" } ?? "an effect"
-        contents.problems.append(
-          "\(effect) asked for an outcome that the recording does not hold"
-        )
-        return .none
-      }
+      else { return .orphan(waiter: contents.nextWaiter) }
       contents.slots[index].claimed = true
       if contents.slots[index].released { return .ready(contents.slots[index].recorded.outcome) }
-      defer { contents.nextWaiter += 1 }
       return .wait(slot: index, waiter: contents.nextWaiter)
     }
     let (index, id): (Int, Int)
     switch claim {
     case .ready(let outcome): return outcome
-    case .none: return nil
+    case .orphan(let waiter):
+      await waitUntilCancelled(waiter)
+      return nil
     case .wait(let slot, let waiter): (index, id) = (slot, waiter)
     }
     return await withTaskCancellationHandler {
@@ -119,6 +123,22 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
         return contents.slots[index].waiter?.continuation
       }
       waiter?.resume(returning: nil)
+    }
+  }
+
+  /// Waits until the task is cancelled: the effect whose outcome was never recorded.
+  private func waitUntilCancelled(_ id: Int) async {
+    _ = await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+        let cancelled = contents.withLock { contents in
+          if Task.isCancelled { return true }
+          contents.orphans[id] = continuation
+          return false
+        }
+        if cancelled { continuation.resume(returning: nil) }
+      }
+    } onCancel: {
+      contents.withLock { $0.orphans.removeValue(forKey: id) }?.resume(returning: nil)
     }
   }
 

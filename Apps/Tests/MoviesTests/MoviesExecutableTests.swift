@@ -484,18 +484,15 @@ import Testing
   /// prints its table (the figures themselves are not checked: timing belongs to the benchmark).
   @Test(.enabled(if: executable != nil, "the movies executable was not found next to the tests"))
   func benchPrintsATableForEveryClient() async throws {
-    try await withServer { _, url in
-      // Every client through every page, twice per architecture: minutes on a machine that is
-      // also compiling, so the safety net is wide.
-      let run = try await Self.movies(
-        ["bench", "--api", url, "--rounds", "1"],
-        timeout: .seconds(600)
-      )
-      #expect(run.succeeded, "\(run.summary)")
-      for transport in MoviesClient.Transport.allCases {
-        #expect(run.outputText.contains("| \(transport) | app (store) | 3 | "))
-        #expect(run.outputText.contains("| \(transport) | client alone | 3 | "))
-      }
+    // The bench's own embedded server (its bundled catalog, 17 pages), in the child: a server in
+    // this process answers late when the suite keeps this process's threads busy, which the
+    // CI's flake check makes it do. Every client through every page: minutes on a machine that
+    // is also compiling, so the safety net is wide.
+    let run = try await Self.movies(["bench", "--rounds", "1"], timeout: .seconds(600))
+    #expect(run.succeeded, "\(run.summary)")
+    for transport in MoviesClient.Transport.allCases {
+      #expect(run.outputText.contains("| \(transport) | app (store) | 17 | "))
+      #expect(run.outputText.contains("| \(transport) | client alone | 17 | "))
     }
   }
 }
