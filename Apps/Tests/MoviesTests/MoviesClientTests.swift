@@ -11,7 +11,7 @@ import Testing
   @Test(arguments: MoviesClient.Transport.allCases)
   func decodesAPage(_ transport: MoviesClient.Transport) async throws {
     try await withServer { _, url in
-      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(120), transport: transport)
       let page = try await load(3, from: client).get()
       #expect(page.page == 3)
       #expect(page.totalPages == 3)
@@ -24,12 +24,12 @@ import Testing
   @Test(arguments: MoviesClient.Transport.allCases)
   func mapsHTTPErrors(_ transport: MoviesClient.Transport) async throws {
     try await withServer(faults: ServerFaults(failingPages: [1: 1])) { _, url in
-      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(120), transport: transport)
       #expect(await load(1, from: client) == .failure(.httpStatus(500)))
       #expect(await load(0, from: client) == .failure(.httpStatus(400)))
       let elsewhere = try MoviesClient(
         baseURL: url + "/nothing/here",
-        timeout: .seconds(50),
+        timeout: .seconds(120),
         transport: transport
       )
       #expect(await load(1, from: elsewhere) == .failure(.httpStatus(404)))
@@ -39,7 +39,7 @@ import Testing
   @Test(arguments: MoviesClient.Transport.allCases)
   func mapsAMalformedBody(_ transport: MoviesClient.Transport) async throws {
     try await withServer(faults: ServerFaults(malformedPages: [2])) { _, url in
-      let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
+      let client = try MoviesClient(baseURL: url, timeout: .seconds(120), transport: transport)
       #expect(await load(2, from: client) == .failure(.malformedBody("not JSON")))
     }
   }
@@ -55,7 +55,7 @@ import Testing
   @Test(arguments: MoviesClient.Transport.allCases)
   func mapsAnUnreachableServer(_ transport: MoviesClient.Transport) async throws {
     let url = try await withServer { _, url in url }  // stopped: nothing listens there now
-    let client = try MoviesClient(baseURL: url, timeout: .seconds(50), transport: transport)
+    let client = try MoviesClient(baseURL: url, timeout: .seconds(120), transport: transport)
     #expect(await load(1, from: client) == .failure(.transport("connection refused")))
   }
 
