@@ -125,7 +125,7 @@ import FoundationNetworking
     try await withServer(catalog: catalog, faults: faults) { _, url in
       let client = try MoviesClient(
         baseURL: url,
-        timeout: .seconds(50),
+        timeout: .seconds(120),
         maxBodyBytes: 50_000,
         transport: transport
       )
@@ -147,7 +147,7 @@ import FoundationNetworking
       // A padded page under the limit is still a page: only its size was wrong.
       let roomy = try MoviesClient(
         baseURL: url,
-        timeout: .seconds(50),
+        timeout: .seconds(120),
         maxBodyBytes: 200_000,
         transport: transport
       )
