@@ -46,7 +46,7 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
   /// What an effect asking for its outcome finds.
   private enum Claim {
     case ready(Outcome)
-    case wait(slot: Int, waiter: Int)
+    case pending(slot: Int, waiter: Int)
     /// The recording holds no outcome for it: it waits until cancelled.
     case orphan(waiter: Int)
   }
@@ -96,7 +96,7 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
       else { return .orphan(waiter: contents.nextWaiter) }
       contents.slots[index].claimed = true
       if contents.slots[index].released { return .ready(contents.slots[index].recorded.outcome) }
-      return .wait(slot: index, waiter: contents.nextWaiter)
+      return .pending(slot: index, waiter: contents.nextWaiter)
     }
     let (index, id): (Int, Int)
     switch claim {
@@ -104,7 +104,7 @@ public final class RecordedEffects<Outcome: Sendable>: Sendable {
     case .orphan(let waiter):
       await waitUntilCancelled(waiter)
       return nil
-    case .wait(let slot, let waiter): (index, id) = (slot, waiter)
+    case .pending(let slot, let waiter): (index, id) = (slot, waiter)
     }
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in

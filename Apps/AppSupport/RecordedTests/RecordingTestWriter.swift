@@ -211,8 +211,7 @@ where Service.Container.State: Codable, Schema.Intent == Service.Intent {
           source.release(
             record: sequence,
             key: outcome.key,
-            outcome: try encoded(outcome.outcome, path),
-            type: String(reflecting: App.EffectOutcome.self)
+            outcome: try encoded(outcome.outcome, path)
           )
         }
         let received: String

@@ -52,7 +52,7 @@ struct TestSourceBuilder {
   }
 
   /// An effect's outcome, released before it is received.
-  mutating func release(record: Int, key: Int?, outcome: String, type: String) {
+  mutating func release(record: Int, key: Int?, outcome: String) {
     effects.append((record, key, outcome))
     steps.append("effects.release(\(record))")
   }
