@@ -201,7 +201,6 @@ let package = Package(
         cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
@@ -213,7 +212,6 @@ let package = Package(
         "AppSupport", "InspectorLink", "MoviesCore", "RPGCore", "TodoCore",
         cascade("CascadeStreams"),
         .product(name: "WSClient", package: "swift-websocket"),
-        .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
@@ -233,8 +231,9 @@ let package = Package(
     .executableTarget(
       name: "cascade-inspector-bench",
       dependencies: [
-        "AppSupport", "InspectorKit", "InspectorLink", "TodoCore",
+        "AppSupport", "InspectorKit", "InspectorLink", "RPGCore", "TodoCore",
         cascade("CascadeStore"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ],
       path: "Inspector/InspectorBench"
     ),

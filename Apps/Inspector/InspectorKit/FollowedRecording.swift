@@ -1,6 +1,5 @@
 import AppSupport
 import CascadeStreams
-import CustomDump
 import Foundation
 import InspectorLink
 
@@ -11,7 +10,7 @@ import InspectorLink
 ///
 /// The states are in the file, so nothing is reduced here: each step's state is the one recorded
 /// after it (an input without a state line — a reactor's action, or a recording without states —
-/// keeps the state before it), and its diff is the difference of the two states' JSON, one key a
+/// keeps the state before it), and its diff is ``JSONDiff``'s, of the two states' JSON, a path a
 /// line. Every step is kept in memory, its state included: this is for debugging sessions, not
 /// for recordings of millions of inputs (the apps' session recordings are indexed instead).
 final class FollowedRecording: FedInspection {
@@ -119,9 +118,8 @@ private struct Reader: @unchecked Sendable {
   private var pending: StepMessage.Step?
   /// The pending step's input, as JSON, for its message.
   private var pendingInput: Data?
-  /// The last state recorded, as sorted JSON, and as the diff's text.
+  /// The last state recorded, as sorted JSON.
   private var state = Data("null".utf8)
-  private var stateText = "null"
   private var steps = 0
 
   /// The most bytes one line may have: a line longer is damage, not a record still written.
@@ -199,13 +197,12 @@ private struct Reader: @unchecked Sendable {
       return nil
     }
     if let recorded = object["state"], object.count == 1 {
-      state = Self.json(recorded, pretty: false)
-      let text = String(decoding: Self.json(recorded, pretty: true), as: UTF8.self)
+      let before = state
+      state = Self.json(recorded)
       if let pending {
-        finish(pending, diff: CustomDump.diff(stateText, text), into: feed)
+        finish(pending, diff: JSONDiff.text(from: before, to: state), into: feed)
         self.pending = nil
       }
-      stateText = text
       return nil
     }
     guard let input = object["input"], let sequence = object["sequence"] as? Int else {
@@ -217,8 +214,8 @@ private struct Reader: @unchecked Sendable {
     if let mutation { description += " → " + InputName.name(of: mutation) }
     if description.count > 240 { description = description.prefix(240) + "…" }
     pendingInput = StepMessage.payload(
-      input: Self.json(input, pretty: false),
-      mutation: mutation.map { Self.json($0, pretty: false) }
+      input: Self.json(input),
+      mutation: mutation.map { Self.json($0) }
     )
     let kind: StepKind = mutation == nil ? .input : .mutation
     pending = StepMessage.Step(
@@ -246,11 +243,10 @@ private struct Reader: @unchecked Sendable {
     )
   }
 
-  private static func json(_ value: Any, pretty: Bool) -> Data {
-    var options: JSONSerialization.WritingOptions = [
+  private static func json(_ value: Any) -> Data {
+    let options: JSONSerialization.WritingOptions = [
       .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes,
     ]
-    if pretty { options.insert(.prettyPrinted) }
     return (try? JSONSerialization.data(withJSONObject: value, options: options))
       ?? Data("null".utf8)
   }

@@ -1,6 +1,5 @@
 import AppSupport
 import CascadeStreams
-import CustomDump
 import Foundation
 import InspectorLink
 
@@ -14,6 +13,9 @@ protocol InspectionAPI: Sendable {
   func steps(from: Int, count: Int, kind: StepKind?, search: String) -> Data
   /// `/api/step/I`: the state after step `index` and its diff, or `nil` if there is no such step.
   func step(_ index: Int) throws -> Data?
+  /// `/api/step/I` as the server answers it: ``step(_:)``, with a live step's state that the
+  /// app did not send rebuilt by "replay to here".
+  func servedStep(_ index: Int) async throws -> Data?
   /// Marks the warming as started, before ``warm()`` runs on its thread.
   func prepareWarming()
   /// Computes the states' checkpoints ahead of the requests.
@@ -52,6 +54,9 @@ extension InspectionAPI {
 
   /// A recording read once, or a live app, has nothing to stop.
   func close() {}
+
+  /// Every step has its state: ``step(_:)``.
+  func servedStep(_ index: Int) async throws -> Data? { try step(index) }
 
   /// Only an app's session recording, read from a file, is made into a test.
   func exportTest() async throws(InspectorError) -> (name: String, source: String)? { nil }
@@ -132,6 +137,8 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   /// ``searchesKept``, forgotten all at once beyond that).
   private let searchPositions = LockedValue<[String: [Int]]>([:])
   static var searchesKept: Int { 16 }
+  /// The last states encoded, by their number of steps and the steps skipped.
+  private let encodedStates = LockedValue<[(count: Int, skips: Set<Int>, json: Data)]>([])
 
   init(index: RecordingIndex, initial: Machine) {
     self.index = index
@@ -316,20 +323,49 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
 
   func step(_ stepIndex: Int) throws -> Data? {
     guard stepIndex >= 0, stepIndex < index.count else { return nil }
+    let skips = edits.withLock { $0.skipped }
     let before = try machine(after: stepIndex)
     var after = before
-    let skipped = edits.withLock { $0.skipped.contains(stepIndex) }
+    let changes: Bool
+    switch index.kinds[stepIndex] {
+    case .intent, .fact: changes = false
+    case .action, .mutation, .event, .input: changes = !skips.contains(stepIndex)
+    }
     do {
-      if !skipped { try after.apply(recordLine: index.line(at: stepIndex)) }
+      if changes { try after.apply(recordLine: index.line(at: stepIndex)) }
     } catch {
       throw UnreadableStep(step: stepIndex, reason: "\(error)")
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let state = try encoder.encode(after.state)
-    return StepMessage(step: describe(step: stepIndex), diff: diff(before.state, after.state))
+    let state = try encodedState(of: after, after: stepIndex + 1, skips: skips)
+    // The diff of the two states' JSON (the one before is often the last step's, kept).
+    let difference =
+      try changes
+      ? JSONDiff.text(from: encodedState(of: before, after: stepIndex, skips: skips), to: state)
+      : nil
+    return StepMessage(step: describe(step: stepIndex), diff: difference)
       .encoded(withState: state, input: payload(ofStep: stepIndex))
   }
+
+  /// The state of `machine`, the machine after `count` steps with `skips`, as JSON: from the
+  /// last states encoded (a scrub asks for neighbours), or encoded and kept.
+  private func encodedState(of machine: Machine, after count: Int, skips: Set<Int>) throws -> Data {
+    if let kept = encodedStates.withLock({ kept in
+      kept.first { $0.count == count && $0.skips == skips }?.json
+    }) {
+      return kept
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = try encoder.encode(machine.state)
+    encodedStates.withLock { kept in
+      kept.append((count, skips, json))
+      if kept.count > Self.encodedStatesKept { kept.removeFirst() }
+    }
+    return json
+  }
+
+  /// How many encoded states are kept for the next answers.
+  static var encodedStatesKept: Int { 4 }
 
   /// The positions among `candidates` (every step when `nil`) of the steps whose name contains
   /// `search`, ignoring case; kept for the next pages of the same search.

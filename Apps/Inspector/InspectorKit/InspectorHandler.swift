@@ -218,7 +218,7 @@ final class InspectorHandler: HTTPHandler, Sendable {
       let prefix = "/api/step/"
       if request.path.hasPrefix(prefix), let index = Int(request.path.dropFirst(prefix.count)) {
         do {
-          guard let data = try api.step(index) else {
+          guard let data = try await api.servedStep(index) else {
             return Self.text(.notFound, "no step \(index)")
           }
           return Self.json(data)

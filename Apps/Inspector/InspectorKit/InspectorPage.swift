@@ -45,7 +45,7 @@ enum InspectorPage {
         <div id="input" class="tree"></div>
         <h3>State</h3>
         <div id="state" class="tree"></div>
-        <h2>Diff against the previous step</h2>
+        <h2 id="diff-title">Diff against the previous step</h2>
         <pre id="diff"></pre>
       </section>
     </main>
@@ -292,8 +292,18 @@ enum InspectorPage {
         $("skip").textContent = step.skipped ? "Bring this input back" : "Skip this input";
         $("input").replaceChildren(
           detail.input === undefined ? document.createTextNode("(none)") : inputTree(detail.input));
-        $("state").replaceChildren(tree(detail.state));
-        $("diff").textContent = detail.diff === null ? "(no change)" : detail.diff;
+        // A live app's step whose state it did not capture (it ran ahead of its encoding) comes
+        // rebuilt by replay, or without a state once the app is gone.
+        const stateless = detail.state === null && detail.captured === false;
+        if (detail.rebuilt) $("step-title").textContent += " — rebuilt by replay";
+        $("state").replaceChildren(stateless
+          ? document.createTextNode("(not captured live, and the app is gone: no replay)")
+          : tree(detail.state));
+        $("diff-title").textContent = detail.diffFrom === undefined
+          ? "Diff against the previous step"
+          : "Diff against step #" + detail.diffFrom + " (the states between were not captured)";
+        $("diff").textContent = detail.diff !== null ? detail.diff
+          : stateless || detail.rebuilt ? "(not captured live)" : "(no change)";
       } catch (error) {
         showError(error);
       } finally {

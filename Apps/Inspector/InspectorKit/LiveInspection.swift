@@ -11,8 +11,8 @@ final class LiveInspection: FedInspection {
   /// The endpoint's URL, without its token (what the summary shows).
   let source: String
   private let url: URL
-  /// The steps the app sent.
-  let feed = StepFeed()
+  /// The steps the app sent, their states kept up to 256 MiB.
+  let feed = StepFeed(stateBudget: 256 << 20)
   /// "Replay to here": how to ask the app, and the answers awaited.
   private let shared = LockedValue(Shared())
 
@@ -99,9 +99,44 @@ final class LiveInspection: FedInspection {
     if let step = object["step"], let stepData = try? JSONSerialization.data(withJSONObject: step),
       let line = try? JSONDecoder().decode(StepMessage.Step.self, from: stepData)
     {
-      feed.append(line, detail: data)
+      feed.append(
+        line,
+        detail: data,
+        stateless: Self.stateless(object),
+        captured: object["captured"] as? Bool != false
+      )
     }
     return false
+  }
+
+  /// A step's message without its state: `"captured":false` and a `null` state.
+  private static func stateless(_ message: [String: Any]) -> Data {
+    var message = message
+    message["state"] = NSNull()
+    message["captured"] = false
+    message["rebuilt"] = nil
+    return (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys]))
+      ?? Data("{}".utf8)
+  }
+
+  /// `/api/step/I`: the step as the app sent it, and when the app sent no state (it ran ahead
+  /// of its encoding) or the state was let go, the state rebuilt by "replay to here", marked
+  /// `"rebuilt":true`; without its state if the app is gone.
+  func servedStep(_ index: Int) async throws -> Data? {
+    guard let detail = feed.step(index) else { return nil }
+    guard feed.isStateless(index) else { return detail }
+    let answer = await replay(toStep: index)
+    guard let replayed = try? JSONSerialization.jsonObject(with: answer) as? [String: Any],
+      let state = replayed["state"],
+      var message = try? JSONSerialization.jsonObject(with: detail) as? [String: Any]
+    else { return detail }
+    message["state"] = state
+    message["captured"] = nil
+    message["rebuilt"] = true
+    guard let rebuilt = try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])
+    else { return detail }
+    feed.complete(index, detail: rebuilt, stateless: detail)
+    return rebuilt
   }
 
   private func end(_ reason: String) {

@@ -5,6 +5,11 @@ import InspectorLink
 /// Steps that arrive one at a time with their states and diffs already computed — from a
 /// running app's endpoint (``LiveInspection``) or from a recording as it is written
 /// (``FollowedRecording``) — and the page's waits for more.
+///
+/// A live app's feed keeps the states of its steps up to ``stateBudget`` bytes: beyond it the
+/// oldest are let go (their steps stay, with `"captured":false`), and a state asked for again is
+/// rebuilt by "replay to here" (``LiveInspection/servedStep(_:)``), as are the states the app did
+/// not capture.
 final class StepFeed: Sendable {
   /// What the summary says the steps are of.
   struct Header: Codable, Sendable {
@@ -14,11 +19,31 @@ final class StepFeed: Sendable {
   }
 
   private let shared = LockedValue(Shared())
+  /// The most bytes of step messages with states kept; `nil`: every one.
+  let stateBudget: Int?
+
+  /// A feed that keeps the states of its steps up to `stateBudget` bytes (`nil`: all).
+  init(stateBudget: Int? = nil) {
+    self.stateBudget = stateBudget
+  }
+
+  /// A step whose message holds its state: its message without it, to fall back to.
+  private struct Kept {
+    var index: Int
+    var stateless: Data
+    var bytes: Int
+  }
 
   private struct Shared {
     var header = Header(app: "?", architecture: "?", command: "?")
     var lines: [StepMessage.Step] = []
     var details: [Data] = []
+    /// The steps whose messages have no state: not captured by the app, or let go here.
+    var stateless: Set<Int> = []
+    /// The steps whose states are kept, oldest first (from `firstKept`).
+    var kept: [Kept] = []
+    var firstKept = 0
+    var keptBytes = 0
     var kindCounts: [String: Int] = [:]
     var connected = false
     var ended: String?
@@ -45,10 +70,30 @@ final class StepFeed: Sendable {
   }
 
   /// Adds a step: its line in the timeline, and its `{"step":…,"state":…,"diff":…}` message.
-  func append(_ line: StepMessage.Step, detail: Data) {
+  ///
+  /// - Parameters:
+  ///   - line: The step, as the timeline shows it.
+  ///   - detail: Its message.
+  ///   - stateless: The message without its state (`"captured":false`), for a feed with a
+  ///     budget: kept in its place when the state is let go, or at once when `captured` is
+  ///     `false`.
+  ///   - captured: Whether the app sent the state (`false`: `detail` has none).
+  func append(
+    _ line: StepMessage.Step,
+    detail: Data,
+    stateless: Data? = nil,
+    captured: Bool = true
+  ) {
     let ready = shared.withLock { shared in
+      let index = shared.lines.count
       shared.lines.append(line)
-      shared.details.append(detail)
+      if !captured, let stateless {
+        shared.details.append(stateless)
+        shared.stateless.insert(index)
+      } else {
+        shared.details.append(detail)
+        if let stateless { keep(index, stateless: stateless, bytes: detail.count, in: &shared) }
+      }
       shared.kindCounts[line.kind, default: 0] += 1
       let count = shared.lines.count
       let ready = shared.waiters.filter { $0.after < count }.map(\.continuation)
@@ -56,6 +101,42 @@ final class StepFeed: Sendable {
       return ready
     }
     for waiter in ready { waiter.resume() }
+  }
+
+  /// Replaces the stateless message of step `index` by `detail`, its state rebuilt; `stateless`
+  /// is kept to fall back to.
+  func complete(_ index: Int, detail: Data, stateless: Data) {
+    shared.withLock { shared in
+      guard shared.details.indices.contains(index), shared.stateless.contains(index) else {
+        return
+      }
+      shared.details[index] = detail
+      shared.stateless.remove(index)
+      keep(index, stateless: stateless, bytes: detail.count, in: &shared)
+    }
+  }
+
+  /// Whether step `index`'s message has no state.
+  func isStateless(_ index: Int) -> Bool {
+    shared.withLock { $0.stateless.contains(index) }
+  }
+
+  /// Counts step `index`'s state among the kept ones, and lets the oldest go beyond the budget.
+  private func keep(_ index: Int, stateless: Data, bytes: Int, in shared: inout Shared) {
+    guard let stateBudget else { return }
+    shared.kept.append(Kept(index: index, stateless: stateless, bytes: bytes))
+    shared.keptBytes += bytes
+    while shared.keptBytes > stateBudget, shared.firstKept < shared.kept.count - 1 {
+      let oldest = shared.kept[shared.firstKept]
+      shared.details[oldest.index] = oldest.stateless
+      shared.stateless.insert(oldest.index)
+      shared.keptBytes -= oldest.bytes
+      shared.firstKept += 1
+    }
+    if shared.firstKept > 1_024, shared.firstKept * 2 > shared.kept.count {
+      shared.kept.removeFirst(shared.firstKept)
+      shared.firstKept = 0
+    }
   }
 
   /// Ends the feed: no more steps come, and every wait returns.

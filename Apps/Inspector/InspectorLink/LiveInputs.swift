@@ -1,19 +1,50 @@
 public import CascadeStore
 import CascadeStreams
-import CustomDump
 public import Foundation
+import Synchronization
 
 /// The middleware of a ``LiveInspector``: it publishes every input the architecture processes,
-/// with the state after it and the diff it made, and keeps the inputs for "replay to here".
+/// with the state after it and the change it made, and keeps the inputs for "replay to here".
 ///
 /// It only observes (it never blocks or changes an input), and it costs nothing unless the app
 /// was started with `--inspect`: the app adds it only then.
+///
+/// **Off the app's thread.** On the thread that processes inputs it only appends the input to a
+/// list and hands the state over (a reference: no copy, no encoding). While the app is busy (inputs
+/// come while the thread works) that thread works a tenth of the time, so that it takes at most
+/// a tenth of a core from the app, and the timeline lags; once the app rests it catches up at
+/// full speed. A thread of its own names the
+/// inputs, encodes the states and diffs them (``JSONDiff``), and publishes the steps, so an app
+/// inspected live keeps its pace however large its state (`cascade-inspector-bench live`). A
+/// state handed over is shared with the app's until the thread has encoded it, so the app's next
+/// change to it copies it once; to keep that to one copy per encoding, the middleware keeps
+/// states as follows:
+///
+/// - while the states are small (their JSON under ``smallState`` bytes), every state, up to
+///   ``mostQueued`` waiting: each step carries its state;
+/// - when they are larger, only the latest state, and only while the thread is ready to take it:
+///   while the thread is encoding, the state handed over is let go before the next input is
+///   reduced. The steps in between carry their input, the change since the last state encoded
+///   (``StepMessage/diffFrom``), and no state (`"captured":false`): `cascade-inspect` rebuilds
+///   one when it is asked for, by "replay to here". The last step of a burst always has its
+///   state: it is the one kept when the inputs stop.
 public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
+  /// The JSON size under which every state is kept for encoding.
+  public static var smallState: Int { 64 * 1024 }
+  /// The most small states waiting to be encoded; beyond it the latest replaces the last.
+  public static var mostQueued: Int { 64 }
+
   private let inspector: LiveInspector
   private let kind: StepKind
   private let encode: @Sendable (Input) -> (any Encodable)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
-  private let recorded = LockedValue<[Recorded]>([])
+  private let shared = LockedValue(Shared())
+  private let wakeup = Wakeup()
+  /// Whether ``intercept(_:state:)`` has work.
+  ///
+  /// It has when the first state is to be handed over, or a large state let go while the
+  /// thread encodes. Read without the lock on every input.
+  private let interceptWork = Atomic<Bool>(true)
 
   /// An input as it was processed: the reactor's mutation with its action.
   public struct Recorded: Sendable {
@@ -21,6 +52,33 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     public var input: Input
     /// The reactor's mutation, if the architecture has mutations.
     public var mutation: (any Sendable)?
+    /// The architecture's input count when it was processed, from 1.
+    var sequence: UInt64 = 0
+  }
+
+  /// A state handed over, after step `index`.
+  private struct Handed: Sendable {
+    var index: Int
+    var state: State
+  }
+
+  private struct Shared: Sendable {
+    var recorded: [Recorded] = []
+    /// How many steps the thread has published.
+    var published = 0
+    /// The states handed over and not yet taken by the thread, oldest first.
+    var handed: [Handed] = []
+    /// Whether the thread is encoding (then a large state handed over is let go at the next
+    /// input).
+    var encoding = false
+    /// Whether the thread was woken and has not yet looked.
+    var woken = false
+    /// Whether the states are large (or not yet measured): keep only the latest.
+    var latestOnly = true
+    /// Whether the state before the first input is still to be handed over, for its diff.
+    var wantsFirst = true
+    /// Those waiting for every step recorded to be published.
+    var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
   init(
@@ -33,49 +91,237 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     self.kind = kind
     self.encode = encode
     self.isEffectOutcome = isEffectOutcome
+    // A thread of its own, not a task: an app that keeps the cooperative threads busy must not
+    // starve the inspection (nor the inspection the app).
+    let wakeup = wakeup
+    let thread = Thread { [weak self] in
+      var previous: (index: Int, state: Data)?
+      while wakeup.wait() {
+        guard let self else { return }
+        previous = self.publishHanded(after: previous)
+      }
+    }
+    thread.name = "cascade-live-inspection"
+    thread.start()
   }
 
-  /// The state before each input, for the diff.
-  public var wantsStateBefore: Bool { true }
+  deinit {
+    wakeup.end()
+  }
 
-  /// It never blocks or changes an input.
-  public var interceptsInputs: Bool { false }
+  /// Lets go of a large state handed over while the thread is encoding.
+  ///
+  /// It runs before the input is reduced, so that the reduce does not copy that state. Before
+  /// the first input, it hands the state over (step -1), for the first step's diff.
+  public func intercept(_ input: Input, state: State) -> Input? {
+    guard interceptWork.load(ordering: .relaxed) else { return input }
+    shared.withLock { shared in
+      if shared.wantsFirst {
+        shared.wantsFirst = false
+        shared.handed.append(Handed(index: -1, state: state))
+      } else if shared.latestOnly, shared.encoding, !shared.handed.isEmpty {
+        shared.handed.removeAll { $0.index >= 0 }
+      }
+      updateInterceptWork(shared)
+    }
+    return input
+  }
+
+  /// Says whether ``intercept(_:state:)`` has work, from `shared` (under its lock).
+  private func updateInterceptWork(_ shared: Shared) {
+    interceptWork.store(
+      shared.wantsFirst || (shared.latestOnly && shared.encoding),
+      ordering: .relaxed
+    )
+  }
+
+  /// Returns once every step processed so far is published (the thread has caught up with the
+  /// app).
+  public func published() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = shared.withLock { shared -> Bool in
+        guard shared.published < shared.recorded.count || shared.encoding || shared.woken else {
+          return true
+        }
+        shared.waiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
 
   /// The inputs of the first `count` steps, in order.
   public func inputs(ofFirst count: Int) -> [Recorded] {
-    recorded.withLock { Array($0.prefix(count)) }
+    shared.withLock { Array($0.recorded.prefix(count)) }
   }
 
-  /// Publishes the step `record` is: its input, the state after it, and the diff it made.
+  /// Records the input and hands the state over to the thread: no copy and no encoding here.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    let state = (try? LiveInspector.encoder.encode(record.state)) ?? Data("null".utf8)
-    let input = encode(record.input).flatMap { try? LiveInspector.encoder.encode($0) }
-    let mutation = (record.mutation as? any Encodable).flatMap {
+    let wakeTask = shared.withLock { shared -> Bool in
+      shared.recorded.append(
+        Recorded(input: record.input, mutation: record.mutation, sequence: record.sequence)
+      )
+      let handed = Handed(index: shared.recorded.count - 1, state: record.state)
+      // The latest replaces the last (never the state before the first input, step -1) when
+      // only the latest is kept, or when the small states waiting are as many as allowed.
+      if let last = shared.handed.last, last.index >= 0,
+        shared.latestOnly || shared.handed.count >= Self.mostQueued
+      {
+        shared.handed[shared.handed.count - 1] = handed
+      } else {
+        shared.handed.append(handed)
+      }
+      guard !shared.encoding, !shared.woken else { return false }
+      shared.woken = true
+      return true
+    }
+    if wakeTask { wakeup.signal() }
+  }
+
+  /// The thread's work when woken: publishes the steps up to the states handed over, with them,
+  /// until none is left; returns the last state encoded, for the next diff.
+  private func publishHanded(
+    after previous: (index: Int, state: Data)?
+  ) -> (index: Int, state: Data)? {
+    var previous = previous
+    while true {
+      let (from, taken, steps, caughtUp) = shared.withLock { shared in
+        shared.woken = false
+        let taken = shared.handed
+        shared.handed.removeAll(keepingCapacity: true)
+        let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.recorded.count)
+        let steps = Array(shared.recorded[shared.published..<upTo])
+        let from = shared.published
+        shared.published = upTo
+        shared.encoding = !steps.isEmpty
+        updateInterceptWork(shared)
+        var caughtUp: [CheckedContinuation<Void, Never>] = []
+        if steps.isEmpty {
+          caughtUp = shared.waiters
+          shared.waiters = []
+        }
+        return (from, taken, steps, caughtUp)
+      }
+      for waiter in caughtUp { waiter.resume() }
+      var states = taken.makeIterator()
+      var next = states.next()
+      if let first = next, first.index < 0 {
+        previous = (-1, (try? LiveInspector.encoder.encode(first.state)) ?? Data("null".utf8))
+        next = states.next()
+      }
+      if steps.isEmpty { return previous }
+      let working = ContinuousClock.now
+      var largest = 0
+      for (offset, recorded) in steps.enumerated() {
+        let index = from + offset
+        var state: Data?
+        if let handed = next, handed.index == index {
+          state = (try? LiveInspector.encoder.encode(handed.state)) ?? Data("null".utf8)
+          next = states.next()
+        }
+        publish(recorded, at: index, state: state, after: previous)
+        if let state {
+          previous = (index, state)
+          largest = max(largest, state.count)
+        }
+      }
+      let appIsBusy = shared.withLock { shared in
+        if largest > 0 { shared.latestOnly = largest > Self.smallState }
+        // Inputs came while this thread worked: the app is busy, and this thread (still busy
+        // for `intercept`) rests nine times as long as it worked, at most `mostRest`, so that it
+        // takes at most a tenth of a core from a busy app; it works on at once when the app
+        // rests.
+        let busy = shared.recorded.count > shared.published
+        shared.encoding = busy
+        updateInterceptWork(shared)
+        return busy
+      }
+      if appIsBusy {
+        let rest = min(Self.mostRest, (ContinuousClock.now - working) * 9)
+        Thread.sleep(
+          forTimeInterval: Double(rest.components.attoseconds) / 1e18
+            + Double(rest.components.seconds)
+        )
+      }
+    }
+  }
+
+  /// The longest rest the thread takes between two batches while the app is busy.
+  static var mostRest: Duration { .milliseconds(200) }
+
+  /// Publishes step `index`: its input, and the state after it with the change since the last
+  /// state encoded when it was captured.
+  private func publish(
+    _ recorded: Recorded,
+    at index: Int,
+    state: Data?,
+    after previous: (index: Int, state: Data)?
+  ) {
+    let input = encode(recorded.input).flatMap { try? LiveInspector.encoder.encode($0) }
+    let mutation = (recorded.mutation as? any Encodable).flatMap {
       try? LiveInspector.encoder.encode($0)
     }
     var description =
-      input.flatMap { InputName.name(ofJSON: $0) } ?? String(describing: record.input)
-    if let recorded = record.mutation {
-      description += " → " + (mutation.flatMap { InputName.name(ofJSON: $0) } ?? "\(recorded)")
+      input.flatMap { InputName.name(ofJSON: $0) } ?? String(describing: recorded.input)
+    if let made = recorded.mutation {
+      description += " → " + (mutation.flatMap { InputName.name(ofJSON: $0) } ?? "\(made)")
     }
     if description.count > 240 { description = description.prefix(240) + "…" }
-    let payload = StepMessage.payload(input: input, mutation: mutation)
-    let difference = record.stateBefore.flatMap { diff($0, record.state) }
-    let step = StepMessage.Step(
-      index: 0,
-      sequence: Int(record.sequence),
-      kind: (record.mutation == nil ? kind : .mutation).description,
-      description: description,
-      source: (isEffectOutcome(record.input, record.mutation) ? StepSource.effect : .user).rawValue
+    var message = StepMessage(
+      step: StepMessage.Step(
+        index: index,
+        sequence: Int(recorded.sequence),
+        kind: (recorded.mutation == nil ? kind : .mutation).description,
+        description: description,
+        source: (isEffectOutcome(recorded.input, recorded.mutation) ? StepSource.effect : .user)
+          .rawValue
+      ),
+      diff: nil
     )
-    recorded.withLock { $0.append(Recorded(input: record.input, mutation: record.mutation)) }
-    inspector.publish(state: state) { index in
-      var step = step
-      step.index = index
-      return StepMessage(step: step, diff: difference).encoded(withState: state, input: payload)
+    if let state, let previous {
+      message.diff = JSONDiff.text(from: previous.state, to: state)
+      if previous.index != index - 1 { message.diffFrom = previous.index }
     }
+    inspector.publish(
+      index: index,
+      head: message.head(input: StepMessage.payload(input: input, mutation: mutation)),
+      state: state
+    )
+  }
+}
+
+/// How ``LiveInputs``' thread is woken: a condition (pthread-based, which ThreadSanitizer sees),
+/// waited on by that thread only, never by a task.
+private final class Wakeup: @unchecked Sendable {
+  // Safety: `signalled` and `ended` are only read and written while `condition` is locked.
+  private let condition = NSCondition()
+  private var signalled = false
+  private var ended = false
+
+  /// Wakes the thread.
+  func signal() {
+    condition.lock()
+    signalled = true
+    condition.signal()
+    condition.unlock()
   }
 
+  /// Ends the thread's loop.
+  func end() {
+    condition.lock()
+    ended = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// Waits to be woken; `false` once ended.
+  func wait() -> Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    while !signalled, !ended { condition.wait() }
+    signalled = false
+    return !ended
+  }
 }
 
 /// A step's message (and `cascade-inspect`'s `/api/step/I` answer), without the state, which is
@@ -109,28 +355,38 @@ public struct StepMessage: Encodable, Sendable {
 
   /// The step.
   public var step: Step
-  /// swift-custom-dump's diff of the states before and after it; `nil` when it changed nothing.
+  /// The change the step made: ``JSONDiff``'s lines from the state before it to the state after
+  /// it; `nil` when it changed nothing.
   public var diff: String?
+  /// The step whose state ``diff`` starts from, when it is not the step before: the live
+  /// endpoint diffs the states it encoded, and the states between were not captured.
+  public var diffFrom: Int?
 
   /// Creates a message.
-  public init(step: Step, diff: String?) {
+  public init(step: Step, diff: String?, diffFrom: Int? = nil) {
     self.step = step
     self.diff = diff
+    self.diffFrom = diffFrom
   }
 
   /// The message with `state` and the step's `input` (already encoded JSON) spliced in:
   /// `{"diff":…,"step":…,"input":…,"state":…}`, without `input` when it is `nil`.
   public func encoded(withState state: Data, input: Data? = nil) -> Data {
-    let head = LiveInspector.encodeJSON(self)
-    // `{"diff":…,"step":…}` + `,"input":<the input>` + `,"state":<the state>}`
-    var message = head.dropLast()
+    var message = head(input: input)
+    message.append(contentsOf: Array(#","state":"#.utf8))
+    message.append(state)
+    message.append(UInt8(ascii: "}"))
+    return message
+  }
+
+  /// The message up to its state: `{"diff":…,"step":…` and `,"input":<the input>` when there is
+  /// one; the state and the closing brace are the sender's to add.
+  public func head(input: Data?) -> Data {
+    var message = LiveInspector.encodeJSON(self).dropLast()
     if let input {
       message.append(contentsOf: Array(#","input":"#.utf8))
       message.append(input)
     }
-    message.append(contentsOf: Array(#","state":"#.utf8))
-    message.append(state)
-    message.append(UInt8(ascii: "}"))
     return Data(message)
   }
 
@@ -146,12 +402,14 @@ public struct StepMessage: Encodable, Sendable {
     return payload
   }
 
-  private enum CodingKeys: String, CodingKey { case step, diff }
+  private enum CodingKeys: String, CodingKey { case step, diff, diffFrom }
 
-  /// Encodes the step and the diff (`null` when the step changed nothing).
+  /// Encodes the step and the diff (`null` when the step changed nothing), and where the diff
+  /// starts when it is not the step before.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(step, forKey: .step)
     try container.encode(diff, forKey: .diff)  // null when the step changed nothing
+    try container.encodeIfPresent(diffFrom, forKey: .diffFrom)
   }
 }

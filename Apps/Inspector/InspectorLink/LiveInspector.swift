@@ -11,15 +11,19 @@ public import Foundation
 ///
 /// - `{"hello":{"app":…,"architecture":…,"command":…}}`, first;
 /// - every step so far, then each new one as the app processes it: `{"step":{…},"diff":…,
-///   "state":…}`, the input with its kind and source, the diff it made (swift-custom-dump's) and
-///   the state after it — the shape of `cascade-inspect`'s `/api/step/I` answer.
+///   "input":…,"state":…}`, the input with its kind and source, the change it made
+///   (``JSONDiff``'s lines) and the state after it — the shape of `cascade-inspect`'s
+///   `/api/step/I` answer. A step whose state was not captured (the app ran ahead of the
+///   encoding: ``LiveInputs``) or is no longer kept (``stateBudget``) has `"captured":false` and
+///   a `null` state; its diff, if any, starts from the step `diffFrom`.
 ///
 /// It may send `{"replay":{"id":K,"steps":N}}`: "replay to here". The app builds a fresh service
 /// and replays the inputs of the first `N` steps into it, in replay mode (the recorded states and
 /// no effect: no request, no write), through the closure given to ``onReplay(_:)``; the answer
 /// is `{"replayed":{"id":K,"steps":N,"matches":true|false},"state":…}`, `matches` saying whether
-/// the fresh service's state is the state recorded after step `N - 1`. The running app is left
-/// as it is.
+/// the fresh service's state is the state recorded after step `N - 1` (no `matches` when that
+/// state was not captured or is no longer kept: the fresh service's state is then the step's).
+/// The running app is left as it is.
 ///
 /// ```swift
 /// let inspector = LiveInspector(app: "todo", architecture: .store, command: "shell")
@@ -39,13 +43,37 @@ public final class LiveInspector: Sendable {
   public let command: String
   /// The secret a client must carry.
   public let token: String
+  /// The most bytes of states (as JSON) kept for clients and for replays' checks; beyond it the
+  /// oldest steps' states are let go (their steps and inputs are kept).
+  public let stateBudget: Int
   private let shared = LockedValue(Shared())
   private let server = LockedValue<LoopbackServer?>(nil)
 
+  /// A step: its message up to its state, and the state after it while it is kept.
+  private struct Entry {
+    var head: Data
+    var state: Data?
+
+    var message: Data {
+      var message = head
+      if let state {
+        message.append(contentsOf: Array(#","state":"#.utf8))
+        message.append(state)
+      } else {
+        message.append(contentsOf: Array(#","captured":false,"state":null"#.utf8))
+      }
+      message.append(UInt8(ascii: "}"))
+      return message
+    }
+  }
+
   private struct Shared {
-    var steps: [Data] = []
-    /// The state after each step, as the step's message holds it.
-    var states: [Data] = []
+    var steps: [Entry] = []
+    /// The steps whose states are kept, oldest first (from `firstKept`).
+    var kept: [Int] = []
+    var firstKept = 0
+    var keptBytes = 0
+    var captured = 0
     var clients: [Int: AsyncStream<WSMessage>.Continuation] = [:]
     var nextClient = 0
     var replay: (@Sendable (Int) async throws -> any Encodable & Sendable)?
@@ -56,8 +84,10 @@ public final class LiveInspector: Sendable {
     app: String,
     architecture: Architecture,
     command: String,
-    token: String = LoopbackServer.makeToken()
+    token: String = LoopbackServer.makeToken(),
+    stateBudget: Int = 256 << 20
   ) {
+    self.stateBudget = stateBudget
     self.app = app
     self.architecture = architecture
     self.command = command
@@ -105,6 +135,10 @@ public final class LiveInspector: Sendable {
   /// How many steps were published.
   public var stepCount: Int { shared.withLock { $0.steps.count } }
 
+  /// How many steps were published with the state after them (``LiveInputs`` captures fewer
+  /// than every state when the app runs ahead of the encoding).
+  public var capturedCount: Int { shared.withLock { $0.captured } }
+
   /// The middleware that publishes every input the architecture processes, with the state after
   /// it and the diff it made: put it **last** among the service's middlewares.
   ///
@@ -126,14 +160,32 @@ public final class LiveInspector: Sendable {
     LiveInputs(inspector: self, kind: kind, encode: encode, isEffectOutcome: isEffectOutcome)
   }
 
-  /// Publishes a step: `make` is given its index, and returns its message.
-  func publish(state: Data, _ make: (Int) -> Data) {
+  /// Publishes step `index`, the next one.
+  ///
+  /// `head` is its message up to its state, and `state` the state after it if it was captured.
+  /// The oldest states are let go beyond ``stateBudget``.
+  func publish(index: Int, head: Data, state: Data?) {
     shared.withLock { shared in
-      let message = make(shared.steps.count)
-      shared.steps.append(message)
-      shared.states.append(state)
+      precondition(index == shared.steps.count, "steps are published once each, in order")
+      let entry = Entry(head: head, state: state)
+      shared.steps.append(entry)
+      if let state {
+        shared.captured += 1
+        shared.kept.append(index)
+        shared.keptBytes += state.count
+        while shared.keptBytes > stateBudget, shared.firstKept < shared.kept.count - 1 {
+          let oldest = shared.kept[shared.firstKept]
+          shared.keptBytes -= shared.steps[oldest].state?.count ?? 0
+          shared.steps[oldest].state = nil
+          shared.firstKept += 1
+        }
+        if shared.firstKept > 1_024, shared.firstKept * 2 > shared.kept.count {
+          shared.kept.removeFirst(shared.firstKept)
+          shared.firstKept = 0
+        }
+      }
       // Under the lock, so that a client that connects now gets every step once, in order.
-      let text = WSMessage.text(String(decoding: message, as: UTF8.self))
+      let text = WSMessage.text(String(decoding: entry.message, as: UTF8.self))
       for client in shared.clients.values { client.yield(text) }
     }
   }
@@ -146,7 +198,9 @@ public final class LiveInspector: Sendable {
     ])
     let id = shared.withLock { shared in
       continuation.yield(.text(hello))
-      for step in shared.steps { continuation.yield(.text(String(decoding: step, as: UTF8.self))) }
+      for step in shared.steps {
+        continuation.yield(.text(String(decoding: step.message, as: UTF8.self)))
+      }
       let id = shared.nextClient
       shared.nextClient += 1
       shared.clients[id] = continuation
@@ -180,7 +234,7 @@ public final class LiveInspector: Sendable {
       (
         shared.replay,
         request.steps >= 1 && request.steps <= shared.steps.count
-          ? shared.states[request.steps - 1] : nil
+          ? Optional(shared.steps[request.steps - 1].state) : nil
       )
     }
     guard let replay, let recorded else {
@@ -194,10 +248,10 @@ public final class LiveInspector: Sendable {
     do {
       // Both encoded by the same encoder, keys sorted: equal states are equal bytes.
       let state = try Self.encoder.encode(try await replay(request.steps))
-      let matches = state == recorded
-      var message = Data(
-        Self.json(["replayed": ["id": request.id, "steps": request.steps, "matches": matches]]).utf8
-      ).dropLast()
+      var replayed: [String: Any] = ["id": request.id, "steps": request.steps]
+      // Without the state recorded (not captured, or let go), the fresh service's is the answer.
+      if let recorded { replayed["matches"] = state == recorded }
+      var message = Data(Self.json(["replayed": replayed]).utf8).dropLast()
       // `{"replayed":{…}` + `,"state":<the state>}`
       message.append(contentsOf: Array(#","state":"#.utf8))
       message.append(state)

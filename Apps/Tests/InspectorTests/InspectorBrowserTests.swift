@@ -1,6 +1,5 @@
 import AppSupport
 import AppTestSupport
-import CustomDump
 import Foundation
 import RPGCore
 import Testing
@@ -147,7 +146,9 @@ import Testing
         let shown = try await Self.shown(page, step: index, position: index, of: total)
         #expect(shown.state == replayed[number + 1], "the state after intent #\(number) (\(reach))")
         let previous = try InspectorExecutableTests.state(in: served.get("/api/step/\(index - 1)"))
-        let expectedDiff = try #require(diff(previous, replayed[number + 1]))
+        let expectedDiff = try #require(
+          try InspectorExecutableTests.diff(previous, replayed[number + 1])
+        )
         #expect(shown.diff == expectedDiff, "the diff after intent #\(number) (\(reach))")
         if number == 4 { shots = try await page.screenshot() }
       }

@@ -1,8 +1,8 @@
 import AppSupport
 import AppTestSupport
 import CascadeStreams
-import CustomDump
 import Foundation
+import InspectorLink
 import RPGCore
 import Testing
 
@@ -130,6 +130,14 @@ import Testing
       replayed.append(try await session.perform(intent) { _ in true })
     }
     return replayed
+  }
+
+  /// The diff the inspector shows from one state to another: ``JSONDiff``'s, of their JSON with
+  /// sorted keys.
+  static func diff(_ before: GameState, _ after: GameState) throws -> String? {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return JSONDiff.text(from: try encoder.encode(before), to: try encoder.encode(after))
   }
 
   static func state(in answer: HTTPAnswer) throws -> GameState {
@@ -319,7 +327,7 @@ import Testing
       let state = try Self.state(in: last)
       #expect(state == replayed[number + 1], "state after intent #\(number)")
       let previous = try Self.state(in: served.get("/api/step/\(end - 2)"))
-      let expectedDiff = diff(previous, replayed[number + 1])
+      let expectedDiff = try Self.diff(previous, replayed[number + 1])
       #expect(expectedDiff != nil)
       #expect(try last.json()["diff"] as? String == expectedDiff)
     }

@@ -60,6 +60,7 @@ import Testing
     }
     #expect(finished)
     await store.finish()
+    await inputs.published()
     let total = 4 * perThread
     #expect(inspector.stepCount == total)
     // One more client, which replays every step once all are published.
@@ -84,19 +85,85 @@ import Testing
         return step["index"] as? Int
       }
       #expect(steps == Array(0..<total), "a client missed, repeated or reordered steps")
-      // A replay's answer says the fresh store reached the state recorded at that step.
+      // A replay's answer says the fresh store reached the state recorded at that step (when
+      // the state was captured: `matches` is absent otherwise), and its state is that step's.
       for text in texts where text.hasPrefix(#"{"replayed":"#) {
         answered.withLock { $0 += 1 }
         let object = try #require(
           try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         )
         let replayed = try #require(object["replayed"] as? [String: Any])
-        #expect(replayed["matches"] as? Bool == true, "\(text)")
+        #expect(replayed["matches"] as? Bool != false, "\(text)")
         let state = try #require(object["state"] as? [String: Any])
         #expect(state["value"] as? Int == replayed["steps"] as? Int)
+      }
+      // Each step that carries its state carries the right one.
+      for text in texts where text.hasPrefix(#"{"diff":"#) {
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        )
+        let index = try #require((object["step"] as? [String: Any])?["index"] as? Int)
+        if let state = object["state"] as? [String: Any] {
+          #expect(state["value"] as? Int == index + 1, "\(text)")
+        } else {
+          #expect(object["captured"] as? Bool == false, "\(text)")
+        }
       }
     }
     #expect(clients.withLock { $0.count } == 16)
     #expect(answered.withLock { $0 } == replays.withLock { $0.count })
+  }
+
+  /// A state of megabytes, changed by inputs sent from four threads: the inputs are all
+  /// published, in order, the states captured are the states after their steps, each diff goes
+  /// from the last state captured, and the last step (the end of the burst) has its state.
+  @Test func largeStatesAreCapturedOffTheAppsThreadWithTheLastStepsState() async throws {
+    struct Tiles: Codable, Sendable, Equatable {
+      var tiles = Array(repeating: 0, count: 40_000)
+      var count = 0
+    }
+    let inspector = LiveInspector(app: "test", architecture: .store, command: "tiles")
+    let inputs: LiveInputs<Int, Tiles> = inspector.inputs(of: Tiles.self, kind: .action)
+    let store = Store(initialState: Tiles(), middlewares: [inputs]) { state, tile in
+      state.tiles[tile % state.tiles.count] += 1
+      state.count += 1
+    }
+    let perThread = 500
+    let finished = await runOnThreads(4) { thread in
+      for index in 0..<perThread { store.send(thread * perThread + index) }
+    }
+    #expect(finished)
+    await store.finish()
+    await inputs.published()
+    let total = 4 * perThread
+    #expect(inspector.stepCount == total)
+    #expect(inspector.capturedCount >= 1)
+    let client = inspector.connect()
+    await inspector.stop()
+    var indices: [Int] = []
+    var lastState: [String: Any]?
+    var capturedSoFar: Int?
+    for await message in client.messages {
+      guard case .text(let text) = message, text.hasPrefix(#"{"diff":"#) else { continue }
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+      )
+      let index = try #require((object["step"] as? [String: Any])?["index"] as? Int)
+      indices.append(index)
+      if let state = object["state"] as? [String: Any] {
+        // The state after step `index` has counted `index + 1` inputs.
+        #expect(state["count"] as? Int == index + 1)
+        let from = object["diffFrom"] as? Int ?? index - 1
+        #expect(from == (capturedSoFar ?? -1), "the diff goes from the last state captured")
+        if index > 0 { #expect(object["diff"] is String) }
+        capturedSoFar = index
+        lastState = index == total - 1 ? state : nil
+      } else {
+        #expect(object["captured"] as? Bool == false)
+        #expect(object["diff"] is NSNull)
+      }
+    }
+    #expect(indices == Array(0..<total))
+    #expect(lastState?["count"] as? Int == total, "the last step of the burst has its state")
   }
 }
