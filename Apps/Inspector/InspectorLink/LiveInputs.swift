@@ -39,6 +39,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   private let encode: @Sendable (Input) -> (any Encodable)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
   private let shared = LockedValue(Shared())
+  /// The inputs of the steps published, in order (for replays); the thread appends to it.
+  private let publishedInputs = LockedValue<[Recorded]>([])
   private let wakeup = Wakeup()
   /// Whether ``intercept(_:state:)`` has work.
   ///
@@ -56,6 +58,15 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     var sequence: UInt64 = 0
   }
 
+  /// An input as the app's thread logs it: in a non-generic array, whose appends are
+  /// specialized however the middleware is reached (an `Array<Recorded>`'s, in this generic
+  /// class called through `any Middleware`, were not: several times the cost).
+  private struct Logged: Sendable {
+    var input: any Sendable
+    var mutation: (any Sendable)?
+    var sequence: UInt64
+  }
+
   /// A state handed over, after step `index`.
   private struct Handed: Sendable {
     var index: Int
@@ -63,8 +74,11 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   }
 
   private struct Shared: Sendable {
-    var recorded: [Recorded] = []
-    /// How many steps the thread has published.
+    /// The inputs processed and not yet taken by the thread (the steps from `taken` on).
+    var pending: [Logged] = []
+    /// How many inputs were processed.
+    var total = 0
+    /// How many steps the thread has taken to publish.
     var published = 0
     /// The states handed over and not yet taken by the thread, oldest first.
     var handed: [Handed] = []
@@ -96,9 +110,10 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     let wakeup = wakeup
     let thread = Thread { [weak self] in
       var previous: (index: Int, state: Data)?
+      var carry: [Logged] = []
       while wakeup.wait() {
         guard let self else { return }
-        previous = self.publishHanded(after: previous)
+        previous = self.publishHanded(after: previous, carrying: &carry)
       }
     }
     thread.name = "cascade-live-inspection"
@@ -140,7 +155,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   public func published() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let now = shared.withLock { shared -> Bool in
-        guard shared.published < shared.recorded.count || shared.encoding || shared.woken else {
+        guard shared.published < shared.total || shared.encoding || shared.woken else {
           return true
         }
         shared.waiters.append(continuation)
@@ -152,16 +167,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   /// The inputs of the first `count` steps, in order.
   public func inputs(ofFirst count: Int) -> [Recorded] {
-    shared.withLock { Array($0.recorded.prefix(count)) }
+    publishedInputs.withLock { Array($0.prefix(count)) }
   }
 
   /// Records the input and hands the state over to the thread: no copy and no encoding here.
   public func process(_ record: MiddlewareRecord<Input, State>) {
     let wakeTask = shared.withLock { shared -> Bool in
-      shared.recorded.append(
-        Recorded(input: record.input, mutation: record.mutation, sequence: record.sequence)
+      shared.pending.append(
+        Logged(input: record.input, mutation: record.mutation, sequence: record.sequence)
       )
-      let handed = Handed(index: shared.recorded.count - 1, state: record.state)
+      shared.total += 1
+      let handed = Handed(index: shared.total - 1, state: record.state)
       // The latest replaces the last (never the state before the first input, step -1) when
       // only the latest is kept, or when the small states waiting are as many as allowed.
       if let last = shared.handed.last, last.index >= 0,
@@ -181,28 +197,43 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// The thread's work when woken: publishes the steps up to the states handed over, with them,
   /// until none is left; returns the last state encoded, for the next diff.
   private func publishHanded(
-    after previous: (index: Int, state: Data)?
+    after previous: (index: Int, state: Data)?,
+    carrying carry: inout [Logged]
   ) -> (index: Int, state: Data)? {
     var previous = previous
     while true {
-      let (from, taken, steps, caughtUp) = shared.withLock { shared in
+      // Under the lock, only swaps: the app's thread never waits for a copy of the inputs.
+      let (from, taken, batch, upTo, caughtUp) = shared.withLock { shared in
         shared.woken = false
         let taken = shared.handed
-        shared.handed.removeAll(keepingCapacity: true)
-        let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.recorded.count)
-        let steps = Array(shared.recorded[shared.published..<upTo])
+        shared.handed = []
+        let batch = shared.pending
+        shared.pending = []
+        let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.total)
         let from = shared.published
         shared.published = upTo
-        shared.encoding = !steps.isEmpty
+        shared.encoding = upTo > from
         updateInterceptWork(shared)
         var caughtUp: [CheckedContinuation<Void, Never>] = []
-        if steps.isEmpty {
+        if upTo == from {
           caughtUp = shared.waiters
           shared.waiters = []
         }
-        return (from, taken, steps, caughtUp)
+        return (from, taken, batch, upTo, caughtUp)
       }
       for waiter in caughtUp { waiter.resume() }
+      // `carry` holds the steps from `from` on that were taken and not yet published.
+      carry.append(contentsOf: batch)
+      let steps = carry.prefix(upTo - from).map { logged in
+        // Safety of the cast: `process` logged an `Input`.
+        Recorded(
+          input: logged.input as! Input,
+          mutation: logged.mutation,
+          sequence: logged.sequence
+        )
+      }
+      carry.removeFirst(steps.count)
+      publishedInputs.withLock { $0.append(contentsOf: steps) }
       var states = taken.makeIterator()
       var next = states.next()
       if let first = next, first.index < 0 {
@@ -231,7 +262,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         // for `intercept`) rests nine times as long as it worked, at most `mostRest`, so that it
         // takes at most a tenth of a core from a busy app; it works on at once when the app
         // rests.
-        let busy = shared.recorded.count > shared.published
+        let busy = shared.total > shared.published
         shared.encoding = busy
         updateInterceptWork(shared)
         return busy
