@@ -166,4 +166,58 @@ import Testing
     #expect(indices == Array(0..<total))
     #expect(lastState?["count"] as? Int == total, "the last step of the burst has its state")
   }
+
+  /// Beyond its budget the endpoint lets the oldest states go: their steps stay, marked
+  /// `"captured":false`, and a replay to one answers the fresh store's state, with no `matches`.
+  @Test func theOldestStatesAreLetGoBeyondTheBudget() async throws {
+    struct Padded: Codable, Sendable, Equatable {
+      var padding = String(repeating: "x", count: 1_000)
+      var value = 0
+    }
+    let inspector = LiveInspector(
+      app: "test",
+      architecture: .store,
+      command: "padded",
+      stateBudget: 4_500
+    )
+    let inputs: LiveInputs<Int, Padded> = inspector.inputs(of: Padded.self, kind: .action)
+    inspector.replays(inputs) {
+      Store(initialState: Padded()) { state, action in state.value += action }
+    }
+    let store = Store(initialState: Padded(), middlewares: [inputs]) { state, action in
+      state.value += action
+    }
+    // One at a time, each published before the next: every state is captured.
+    for _ in 0..<10 {
+      store.send(1)
+      await store.finish()
+      await inputs.published()
+    }
+    #expect(inspector.stepCount == 10)
+    #expect(inspector.capturedCount == 10)
+    let client = inspector.connect()
+    await inspector.answer(#"{"replay":{"id":1,"steps":2}}"#, to: client.id)
+    await inspector.stop()
+    var kept: [Int] = []
+    var replayed: [String: Any]?
+    for await message in client.messages {
+      guard case .text(let text) = message,
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+      else { continue }
+      if let replay = object["replayed"] as? [String: Any] {
+        #expect(replay["matches"] == nil, "step 1's state was let go: \(text)")
+        replayed = object["state"] as? [String: Any]
+      } else if let step = object["step"] as? [String: Any], let index = step["index"] as? Int {
+        if let state = object["state"] as? [String: Any] {
+          #expect(state["value"] as? Int == index + 1)
+          kept.append(index)
+        } else {
+          #expect(object["captured"] as? Bool == false)
+        }
+      }
+    }
+    // About 1 kB a state: four fit in 4,500 bytes, the last four.
+    #expect(kept == [6, 7, 8, 9])
+    #expect(replayed?["value"] as? Int == 2)
+  }
 }
