@@ -9,29 +9,29 @@ import Synchronization
 /// It only observes (it never blocks or changes an input), and it costs nothing unless the app
 /// was started with `--inspect`: the app adds it only then.
 ///
-/// **Off the app's thread.** On the thread that processes inputs it only appends the input to a
-/// list and hands the state over (a reference: no copy, no encoding). While the app is busy (inputs
-/// come while the thread works) that thread works a tenth of the time, so that it takes at most
-/// a tenth of a core from the app, and the timeline lags; once the app rests it catches up at
-/// full speed. A thread of its own names the
+/// **Off the app's thread.** On the thread that processes inputs it only logs the input and
+/// hands the state over (a reference: no copy, no encoding). A thread of its own names the
 /// inputs, encodes the states and diffs them (``JSONDiff``), and publishes the steps, so an app
-/// inspected live keeps its pace however large its state (`cascade-inspector-bench live`). A
-/// state handed over is shared with the app's until the thread has encoded it, so the app's next
-/// change to it copies it once; to keep that to one copy per encoding, the middleware keeps
-/// states as follows:
+/// inspected live keeps its pace however large its state (`cascade-inspector-bench live`).
+/// While the app is busy (inputs come while that thread works) it rests nine times as long as it
+/// worked, taking at most a tenth of a core from the app, and the timeline lags; once the app
+/// rests it catches up at full speed.
 ///
-/// - while the states are small (their JSON under ``smallState`` bytes), every state, up to
-///   ``mostQueued`` waiting: each step carries its state;
-/// - when they are larger, only the latest state, and only while the thread is ready to take it:
-///   while the thread is encoding, the state handed over is let go before the next input is
-///   reduced. The steps in between carry their input, the change since the last state encoded
-///   (``StepMessage/diffFrom``), and no state (`"captured":false`): `cascade-inspect` rebuilds
-///   one when it is asked for, by "replay to here". The last step of a burst always has its
-///   state: it is the one kept when the inputs stop.
+/// A state handed over is shared with the app's until the thread has encoded it, so the app's
+/// next change to it copies it once. To bound those copies, the states are kept as follows:
+///
+/// - up to ``mostQueued`` waiting, while the states are small (the last one encoded under
+///   ``smallState`` bytes of JSON): each step of an app used by hand carries its state;
+/// - beyond that, or when the states are large, only the latest, in a slot that is emptied
+///   before the next input is reduced while the thread is busy: at most one copy per encoding.
+///   The steps in between carry their input, no state (`"captured":false`), and the next
+///   state's diff starts from the last one encoded (``StepMessage/diffFrom``);
+///   `cascade-inspect` rebuilds their states by "replay to here" when asked for. The last step
+///   of a burst always has its state: the slot is not emptied once the inputs stop.
 public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
   /// The JSON size under which every state is kept for encoding.
   public static var smallState: Int { 64 * 1024 }
-  /// The most small states waiting to be encoded; beyond it the latest replaces the last.
+  /// The most states waiting in order to be encoded; beyond, the latest waits in a slot.
   public static var mostQueued: Int { 64 }
 
   private let inspector: LiveInspector
@@ -80,15 +80,20 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     var total = 0
     /// How many steps the thread has taken to publish.
     var published = 0
-    /// The states handed over and not yet taken by the thread, oldest first.
+    /// The small states handed over and not yet taken by the thread, oldest first.
     var handed: [Handed] = []
+    /// The large state handed over and not yet taken: only the latest is kept (a slot, not an
+    /// array, for the app's thread: no array operation per input).
+    var latest: Handed?
+    /// The state before the first input, handed over for the first step's diff.
+    var first: Handed?
     /// Whether the thread is encoding (then a large state handed over is let go at the next
     /// input).
     var encoding = false
     /// Whether the thread was woken and has not yet looked.
     var woken = false
-    /// Whether the states are large (or not yet measured): keep only the latest.
-    var latestOnly = true
+    /// Whether the last state encoded was large: keep only the latest.
+    var latestOnly = false
     /// Whether the state before the first input is still to be handed over, for its diff.
     var wantsFirst = true
     /// Those waiting for every step recorded to be published.
@@ -133,9 +138,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     shared.withLock { shared in
       if shared.wantsFirst {
         shared.wantsFirst = false
-        shared.handed.append(Handed(index: -1, state: state))
-      } else if shared.latestOnly, shared.encoding, !shared.handed.isEmpty {
-        shared.handed.removeAll { $0.index >= 0 }
+        shared.first = Handed(index: -1, state: state)
+      } else if shared.encoding {
+        shared.latest = nil
       }
       updateInterceptWork(shared)
     }
@@ -145,7 +150,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// Says whether ``intercept(_:state:)`` has work, from `shared` (under its lock).
   private func updateInterceptWork(_ shared: Shared) {
     interceptWork.store(
-      shared.wantsFirst || (shared.latestOnly && shared.encoding),
+      shared.wantsFirst || (shared.encoding && shared.latest != nil),
       ordering: .relaxed
     )
   }
@@ -178,14 +183,14 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       )
       shared.total += 1
       let handed = Handed(index: shared.total - 1, state: record.state)
-      // The latest replaces the last (never the state before the first input, step -1) when
-      // only the latest is kept, or when the small states waiting are as many as allowed.
-      if let last = shared.handed.last, last.index >= 0,
-        shared.latestOnly || shared.handed.count >= Self.mostQueued
-      {
-        shared.handed[shared.handed.count - 1] = handed
-      } else {
+      // A small state waits with the others, up to `mostQueued`; beyond, or when the states
+      // are large, it replaces the one in the slot, which `intercept` empties while the thread
+      // is busy.
+      if !shared.latestOnly, shared.handed.count < Self.mostQueued {
         shared.handed.append(handed)
+      } else {
+        shared.latest = handed
+        if shared.encoding { updateInterceptWork(shared) }
       }
       guard !shared.encoding, !shared.woken else { return false }
       shared.woken = true
@@ -203,10 +208,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     var previous = previous
     while true {
       // Under the lock, only swaps: the app's thread never waits for a copy of the inputs.
-      let (from, taken, batch, upTo, caughtUp) = shared.withLock { shared in
+      let (from, first, taken, batch, upTo, caughtUp) = shared.withLock { shared in
         shared.woken = false
-        let taken = shared.handed
+        var taken = shared.handed
         shared.handed = []
+        if let latest = shared.latest {
+          // The small states waiting were handed over before the states grew large.
+          taken.append(latest)
+          shared.latest = nil
+        }
+        let first = shared.first
+        shared.first = nil
         let batch = shared.pending
         shared.pending = []
         let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.total)
@@ -219,7 +231,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
           caughtUp = shared.waiters
           shared.waiters = []
         }
-        return (from, taken, batch, upTo, caughtUp)
+        return (from, first, taken, batch, upTo, caughtUp)
       }
       for waiter in caughtUp { waiter.resume() }
       // `carry` holds the steps from `from` on that were taken and not yet published.
@@ -234,30 +246,30 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       }
       carry.removeFirst(steps.count)
       publishedInputs.withLock { $0.append(contentsOf: steps) }
+      if let first {
+        previous = (-1, (try? LiveInspector.encoder.encode(first.state)) ?? Data("null".utf8))
+      }
       var states = taken.makeIterator()
       var next = states.next()
-      if let first = next, first.index < 0 {
-        previous = (-1, (try? LiveInspector.encoder.encode(first.state)) ?? Data("null".utf8))
-        next = states.next()
-      }
       if steps.isEmpty { return previous }
       let working = ContinuousClock.now
-      var largest = 0
+      var lastSize: Int?
       for (offset, recorded) in steps.enumerated() {
         let index = from + offset
         var state: Data?
         if let handed = next, handed.index == index {
-          state = (try? LiveInspector.encoder.encode(handed.state)) ?? Data("null".utf8)
           next = states.next()
+          // Once a state proves large, only the last of those taken is encoded.
+          if lastSize.map({ $0 <= Self.smallState }) ?? true || next == nil {
+            state = (try? LiveInspector.encoder.encode(handed.state)) ?? Data("null".utf8)
+            lastSize = state?.count
+          }
         }
         publish(recorded, at: index, state: state, after: previous)
-        if let state {
-          previous = (index, state)
-          largest = max(largest, state.count)
-        }
+        if let state { previous = (index, state) }
       }
       let appIsBusy = shared.withLock { shared in
-        if largest > 0 { shared.latestOnly = largest > Self.smallState }
+        if let lastSize { shared.latestOnly = lastSize > Self.smallState }
         // Inputs came while this thread worked: the app is busy, and this thread (still busy
         // for `intercept`) rests nine times as long as it worked, at most `mostRest`, so that it
         // takes at most a tenth of a core from a busy app; it works on at once when the app
