@@ -337,13 +337,72 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
       throw UnreadableStep(step: stepIndex, reason: "\(error)")
     }
     let state = try encodedState(of: after, after: stepIndex + 1, skips: skips)
-    // The diff of the two states' JSON (the one before is often the last step's, kept).
-    let difference =
-      try changes
-      ? JSONDiff.text(from: encodedState(of: before, after: stepIndex, skips: skips), to: state)
-      : nil
+    let difference = try changes ? diff(before, after, stepIndex, skips, state) : nil
     return StepMessage(step: describe(step: stepIndex), diff: difference)
       .encoded(withState: state, input: payload(ofStep: stepIndex))
+  }
+
+  /// The diff of the states of `before` (after `count` steps) and `after` (`state` as JSON).
+  ///
+  /// A struct's fields are compared first, those that are `Equatable` by `==` (an array that
+  /// was not changed is the same storage: no element is read), and only the fields that differ
+  /// are encoded and diffed (``JSONDiff``, named by the field): a step that changes a search
+  /// text in a state of megabytes encodes two strings, not the state again. A state that is not
+  /// a struct, or a field that is not `Encodable`, is diffed whole, from its JSON (the one
+  /// before is often the last step's, kept).
+  private func diff(
+    _ before: Machine,
+    _ after: Machine,
+    _ count: Int,
+    _ skips: Set<Int>,
+    _ state: Data
+  ) throws -> String? {
+    let whole = { () throws -> String? in
+      JSONDiff.text(
+        from: try self.encodedState(of: before, after: count, skips: skips),
+        to: state
+      )
+    }
+    let beforeMirror = Mirror(reflecting: before.state)
+    let afterFields = Array(Mirror(reflecting: after.state).children)
+    let beforeFields = Array(beforeMirror.children)
+    // The JSON's keys must be fields (no coding keys of its own; a `nil` field is left out),
+    // and a field that changed a key, for the diff to be the whole JSON's, path for path, in
+    // its order.
+    let names = beforeFields.map { field in
+      let label = field.label ?? ""
+      return label.hasPrefix("_") ? String(label.dropFirst()) : label  // a wrapper's storage
+    }
+    guard beforeMirror.displayStyle == .struct, beforeFields.count == afterFields.count,
+      let keys = JSONDiff.topLevelKeys(of: state), Set(keys).isSubset(of: names)
+    else { return try whole() }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var changes: [(key: String, text: String)] = []
+    for (index, (old, new)) in zip(beforeFields, afterFields).enumerated() {
+      guard old.label == new.label else { return try whole() }
+      if let old = old.value as? any Equatable, old.isEqual(to: new.value) { continue }
+      guard keys.contains(names[index]), let oldValue = old.value as? any Encodable,
+        let newValue = new.value as? any Encodable
+      else { return try whole() }
+      let (oldJSON, newJSON) = (try encoder.encode(oldValue), try encoder.encode(newValue))
+      // A `nil` is left out of the whole JSON: its key is added or removed there.
+      guard oldJSON != Data("null".utf8), newJSON != Data("null".utf8) else { return try whole() }
+      if let text = JSONDiff.text(from: oldJSON, to: newJSON, path: names[index]) {
+        changes.append((names[index], text))
+      }
+    }
+    let order = Dictionary(
+      keys.enumerated().map { ($1, $0) },
+      uniquingKeysWith: { first, _ in first }
+    )
+    let lines = changes.sorted { order[$0.key, default: 0] < order[$1.key, default: 0] }
+      .flatMap { $0.text.split(separator: "\n", omittingEmptySubsequences: false) }
+    guard !lines.isEmpty else { return nil }
+    // At most 200 lines, as a whole diff.
+    return lines.count > 200
+      ? (lines.prefix(200) + ["… more changes"]).joined(separator: "\n")
+      : lines.joined(separator: "\n")
   }
 
   /// The state of `machine`, the machine after `count` steps with `skips`, as JSON: from the
@@ -522,4 +581,11 @@ struct StepPage: Encodable {
   var total: Int
   var from: Int
   var steps: [StepMessage.Step]
+}
+
+extension Equatable {
+  /// Whether `other` is a `Self` equal to this value: `==` through an existential.
+  fileprivate func isEqual(to other: Any) -> Bool {
+    (other as? Self).map { $0 == self } ?? false
+  }
 }

@@ -24,8 +24,21 @@ public enum JSONDiff {
   /// The most bytes of a value a line shows.
   public static let valueLimit = 160
 
-  /// The changes from `before` to `after`, a line each; `nil` when they are the same bytes.
-  public static func text(from before: Data, to after: Data, limit: Int = 200) -> String? {
+  /// The changes from `before` to `after`, a line each.
+  ///
+  /// - Parameters:
+  ///   - before: The JSON before.
+  ///   - after: The JSON after.
+  ///   - limit: The most lines written (then `… more changes`).
+  ///   - path: The path of the two values (a field's name), written before each change's own
+  ///     (`tasks` gives `tasks[17].done`); empty for a whole state.
+  /// - Returns: The lines, or `nil` when the two are the same but for spacing.
+  public static func text(
+    from before: Data,
+    to after: Data,
+    limit: Int = 200,
+    path: String = ""
+  ) -> String? {
     if before == after { return nil }
     return before.withUnsafeBytes { rawBefore in
       after.withUnsafeBytes { rawAfter in
@@ -36,11 +49,24 @@ public enum JSONDiff {
         )
         let b = walker.trimmed(walker.before, 0..<walker.before.count)
         let a = walker.trimmed(walker.after, 0..<walker.after.count)
-        walker.compare(b, a, path: "", depth: 0)
+        walker.compare(b, a, path: path, depth: 0)
         if walker.lines.isEmpty { return nil }  // only the spacing differed
         if walker.truncated { walker.lines.append("… more changes") }
         return walker.lines.joined(separator: "\n")
       }
+    }
+  }
+
+  /// The keys of `json`'s top-level object, in their order; `nil` if it is not an object.
+  public static func topLevelKeys(of json: Data) -> [String]? {
+    json.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let walker = Walker(before: bytes, after: bytes, limit: 2)
+      let range = walker.trimmed(bytes, 0..<bytes.count)
+      guard !range.isEmpty, bytes[range.lowerBound] == Walker.openBrace,
+        let members = Walker.members(bytes, range)
+      else { return nil }
+      return members.map { Walker.key(bytes, $0.key) }
     }
   }
 

@@ -36,6 +36,21 @@ import Testing
     #expect(Self.diff(#"{"a":1,"b":2}"#, #"{"b":2}"#) == "- a: 1")
   }
 
+  @Test func aFieldsDiffIsNamedByItsPath() {
+    let text = JSONDiff.text(
+      from: Data(#"[{"done":false}]"#.utf8),
+      to: Data(#"[{"done":true}]"#.utf8),
+      path: "tasks"
+    )
+    #expect(text == "- tasks[0].done: false\n+ tasks[0].done: true")
+    #expect(
+      JSONDiff.text(from: Data(#""a""#.utf8), to: Data(#""b""#.utf8), path: "searchText")
+        == "- searchText: \"a\"\n+ searchText: \"b\""
+    )
+    #expect(JSONDiff.topLevelKeys(of: Data(#"{"b":1,"a":{"c":2}}"#.utf8)) == ["b", "a"])
+    #expect(JSONDiff.topLevelKeys(of: Data("[1]".utf8)) == nil)
+  }
+
   @Test func keysThatAreNotIdentifiersAreQuoted() {
     #expect(
       Self.diff(#"{"a b":{"1x":true}}"#, #"{"a b":{"1x":false}}"#)
