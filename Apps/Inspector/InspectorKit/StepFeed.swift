@@ -18,20 +18,11 @@ final class StepFeed: Sendable {
     var command: String
   }
 
-  private let shared = LockedValue(Shared())
-  /// The most bytes of step messages with states kept; `nil`: every one.
-  let stateBudget: Int?
+  private let shared: LockedValue<Shared>
 
   /// A feed that keeps the states of its steps up to `stateBudget` bytes (`nil`: all).
   init(stateBudget: Int? = nil) {
-    self.stateBudget = stateBudget
-  }
-
-  /// A step whose message holds its state: its message without it, to fall back to.
-  private struct Kept {
-    var index: Int
-    var stateless: Data
-    var bytes: Int
+    shared = LockedValue(Shared(kept: stateBudget.map { StateBudget(bytes: $0) }))
   }
 
   private struct Shared {
@@ -40,10 +31,9 @@ final class StepFeed: Sendable {
     var details: [Data] = []
     /// The steps whose messages have no state: not captured by the app, or let go here.
     var stateless: Set<Int> = []
-    /// The steps whose states are kept, oldest first (from `firstKept`).
-    var kept: [Kept] = []
-    var firstKept = 0
-    var keptBytes = 0
+    /// The steps whose states are kept (each with its message without its state, to fall back
+    /// to), or `nil`: every one.
+    var kept: StateBudget<Data>?
     var kindCounts: [String: Int] = [:]
     var connected = false
     var ended: String?
@@ -123,19 +113,10 @@ final class StepFeed: Sendable {
 
   /// Counts step `index`'s state among the kept ones, and lets the oldest go beyond the budget.
   private func keep(_ index: Int, stateless: Data, bytes: Int, in shared: inout Shared) {
-    guard let stateBudget else { return }
-    shared.kept.append(Kept(index: index, stateless: stateless, bytes: bytes))
-    shared.keptBytes += bytes
-    while shared.keptBytes > stateBudget, shared.firstKept < shared.kept.count - 1 {
-      let oldest = shared.kept[shared.firstKept]
-      shared.details[oldest.index] = oldest.stateless
-      shared.stateless.insert(oldest.index)
-      shared.keptBytes -= oldest.bytes
-      shared.firstKept += 1
-    }
-    if shared.firstKept > 1_024, shared.firstKept * 2 > shared.kept.count {
-      shared.kept.removeFirst(shared.firstKept)
-      shared.firstKept = 0
+    guard let evicted = shared.kept?.keep(index, bytes: bytes, stateless) else { return }
+    for (oldest, message) in evicted {
+      shared.details[oldest] = message
+      shared.stateless.insert(oldest)
     }
   }
 

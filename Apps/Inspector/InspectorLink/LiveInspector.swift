@@ -46,7 +46,7 @@ public final class LiveInspector: Sendable {
   /// The most bytes of states (as JSON) kept for clients and for replays' checks; beyond it the
   /// oldest steps' states are let go (their steps and inputs are kept).
   public let stateBudget: Int
-  private let shared = LockedValue(Shared())
+  private let shared: LockedValue<Shared>
   private let server = LockedValue<LoopbackServer?>(nil)
 
   /// A step: its message up to its state, and the state after it while it is kept.
@@ -69,10 +69,8 @@ public final class LiveInspector: Sendable {
 
   private struct Shared {
     var steps: [Entry] = []
-    /// The steps whose states are kept, oldest first (from `firstKept`).
-    var kept: [Int] = []
-    var firstKept = 0
-    var keptBytes = 0
+    /// The steps whose states are kept.
+    var kept: StateBudget<Void>
     var captured = 0
     var clients: [Int: AsyncStream<WSMessage>.Continuation] = [:]
     var nextClient = 0
@@ -88,6 +86,7 @@ public final class LiveInspector: Sendable {
     stateBudget: Int = 256 << 20
   ) {
     self.stateBudget = stateBudget
+    shared = LockedValue(Shared(kept: StateBudget(bytes: stateBudget)))
     self.app = app
     self.architecture = architecture
     self.command = command
@@ -171,17 +170,8 @@ public final class LiveInspector: Sendable {
       shared.steps.append(entry)
       if let state {
         shared.captured += 1
-        shared.kept.append(index)
-        shared.keptBytes += state.count
-        while shared.keptBytes > stateBudget, shared.firstKept < shared.kept.count - 1 {
-          let oldest = shared.kept[shared.firstKept]
-          shared.keptBytes -= shared.steps[oldest].state?.count ?? 0
-          shared.steps[oldest].state = nil
-          shared.firstKept += 1
-        }
-        if shared.firstKept > 1_024, shared.firstKept * 2 > shared.kept.count {
-          shared.kept.removeFirst(shared.firstKept)
-          shared.firstKept = 0
+        for evicted in shared.kept.keep(index, bytes: state.count, ()) {
+          shared.steps[evicted.index].state = nil
         }
       }
       // Under the lock, so that a client that connects now gets every step once, in order.
