@@ -20,6 +20,8 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline var interceptsInputs: Bool { stack.interceptsInputs }
 
+  @usableFromInline var tracer: (any StoreTracer)? { stack.tracer }
+
   @usableFromInline func intercept(
     _ input: ReactorInput<Action, Mutation>,
     state: State

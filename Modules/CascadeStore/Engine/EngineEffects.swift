@@ -87,6 +87,7 @@ extension StoreEngine {
     guard let (command, probe) = registered else { return }
     _ = Resources.increment(charging: account)
     probe?.commandStarted(command.id, name)
+    if tracing { tracer?.effectStarted(command.id, name: name, at: StepTiming.now) }
     // The task begins at once, on this thread, and runs here until its first suspension: so
     // effects started one after another (by one input) begin in that order, always, however
     // busy the cooperative pool is. No lock is held.
@@ -123,8 +124,13 @@ extension StoreEngine {
     guard let (origin, probe) = storage.withLock({ $0.startEffect(key: key, stop: .dispose(stop)) })
     else { return nil }
     _ = Resources.increment(charging: account)
-    // The name is only made for a probe: describing an input can cost thousands of instructions.
-    probe?.commandStarted(origin.id, name())
+    // The name is only made for a probe or a tracer: describing an input can cost thousands of
+    // instructions.
+    if probe != nil || tracing {
+      let name = name()
+      probe?.commandStarted(origin.id, name)
+      if tracing { tracer?.effectStarted(origin.id, name: name, at: StepTiming.now) }
+    }
     return origin
   }
 
@@ -138,6 +144,9 @@ extension StoreEngine {
     guard ended else { return }
     Resources.decrement(charging: account)
     probe?.commandFinished(origin.id)
+    if tracing {
+      tracer?.effectEnded(origin.id, cancelled: origin.isCancelled, at: StepTiming.now)
+    }
     for waiter in waiters { waiter.resume() }
   }
 

@@ -53,6 +53,10 @@ struct HolderState: Sendable {
   @usableFromInline var reduceWindowOpen = false
   /// Whether a synchronous command is executing: what it sends goes to `commandQueue`.
   @usableFromInline var collectingCommandInputs = false
+  /// With a tracer: when the input in hand was taken and its interception ended (``StepTiming``),
+  /// for its first reduction; 0 once that reduction has read them.
+  @usableFromInline var traceReceived: UInt64 = 0
+  @usableFromInline var traceIntercepted: UInt64 = 0
 
   @usableFromInline init() {}
 }

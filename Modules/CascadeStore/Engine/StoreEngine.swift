@@ -52,6 +52,10 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @usableFromInline let startLater: EngineProgram<State, Action>.Start?
   /// Whether there is any middleware (checked on every input without touching the array).
   @usableFromInline let hasMiddlewares: Bool
+  /// The middlewares' tracer (``Middleware/tracer``), and whether there is one: without one the
+  /// engine reads no clock.
+  @usableFromInline let tracer: (any StoreTracer)?
+  @usableFromInline let tracing: Bool
   @usableFromInline let scheduler: any Scheduler
   @usableFromInline let isolation: StoreIsolation
   @usableFromInline let reentrancy: ReentrancyPolicy
@@ -97,6 +101,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     self.reducer = reducer
     self.middlewares = MiddlewareStack(middlewares)
     hasMiddlewares = !middlewares.isEmpty
+    tracer = self.middlewares.tracer
+    tracing = tracer != nil
     self.scheduler = scheduler
     self.isolation = isolation
     self.reentrancy = reentrancy
@@ -389,10 +395,15 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
     if hasMiddlewares {
+      let received = tracing ? StepTiming.now : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
         return
       }
       action = intercepted
+      if tracing {
+        machine.pointee.holder.traceReceived = received
+        machine.pointee.holder.traceIntercepted = StepTiming.now
+      }
     }
     guard let step else {
       apply(action, mark: mark, owner: nil)
@@ -421,13 +432,16 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
         if let later, let startLater { startLater(later, action, owner) }
       }
     }
+    // An input whose step reduced nothing leaves its interception's times unread.
+    if tracing { machine.pointee.holder.traceReceived = 0 }
   }
 
   /// Reduces `action` in place with `reducer` on the processing thread, under the lock
   /// (``EngineStateMachine/beginReduction(describedAs:)``, the reducer,
   /// ``EngineStateMachine/endReduction()``).
   ///
-  /// Then runs the middlewares' processing and notifies the subscriptions.
+  /// Then runs the middlewares' processing and notifies the subscriptions; with a tracer, hands
+  /// it the timings (``StepTiming``) at the end.
   @inlinable @inline(__always)
   func apply(_ action: Action, mark: UInt64?, owner: StepSender?) {
     var stateBefore: State?
@@ -439,6 +453,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       storage.unlock()
       return
     }
+    let reduceStart = tracing ? StepTiming.now : 0
     let probe = machine.pointee.probe
     // Only with a probe (in tests) is the state copied before the reducer.
     let probedState = probe.map { _ in machine.pointee.state }
@@ -457,6 +472,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       if secondReduction != nil { reducer(&secondReduction!, action) }
       #endif
     }
+    let reduced = tracing ? StepTiming.now : 0
     let sequence = machine.pointee.endReduction()
     let subscriptions = machine.pointee.subscriptions
     let hasParked = !machine.pointee.parked.isEmpty
@@ -480,8 +496,43 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       )
       middlewares.process(record)
     }
+    guard tracing else {
+      notify(subscriptions)
+      if hasParked { runParkedCommands() }
+      return
+    }
+    let processed = StepTiming.now
     notify(subscriptions)
+    trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
     if hasParked { runParkedCommands() }
+  }
+
+  /// Hands the tracer the timings of the input just processed (see ``apply(_:mark:owner:)``):
+  /// the interception's, if this is the input's first reduction, and the delivery's end, now.
+  @usableFromInline
+  func trace(sequence: UInt64, reduceStart: UInt64, reduced: UInt64, processed: UInt64) {
+    let delivered = StepTiming.now
+    var received = machine.pointee.holder.traceReceived
+    var intercepted = machine.pointee.holder.traceIntercepted
+    if received == 0 {
+      // A later reduction of the same input (a reactor's second mutation), or one without
+      // interception (`reduceNowIfWindowOpen`): it starts at its reduction.
+      received = reduceStart
+      intercepted = reduceStart
+    }
+    machine.pointee.holder.traceReceived = 0
+    machine.pointee.holder.traceIntercepted = 0
+    let timing = StepTiming(
+      sequence: sequence,
+      thread: currentThreadIdentity(),
+      received: received,
+      intercepted: intercepted,
+      reduceStart: reduceStart,
+      reduced: reduced,
+      processed: processed,
+      delivered: delivered
+    )
+    tracer?.traced(timing)
   }
 
   /// Reports ``StoreDiagnostic/impureReducer(input:difference:)`` if `first` and `second`, two

@@ -67,6 +67,8 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
 
   var interceptsInputs: Bool { child.interceptsInputs }
 
+  var tracer: (any StoreTracer)? { child.tracer }
+
   func intercept(_ input: Input, state: State) -> Input? {
     guard let childInput = extract(input) else { return input }
     return child.intercept(childInput, state: state[keyPath: self.state]).map(embed)

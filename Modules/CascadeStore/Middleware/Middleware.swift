@@ -44,6 +44,11 @@ public protocol Middleware<Input, State>: Sendable {
   /// (logging, analytics) says `false`, and the engine then skips the call per input.
   var interceptsInputs: Bool { get }
 
+  /// A tracer the architecture hands its timings to (``StoreTracer``): how long each input spent
+  /// in the middlewares, the reducer and the delivery, and each effect's start and end. Read
+  /// once, when the architecture is made. Default `nil`: no clock is read.
+  var tracer: (any StoreTracer)? { get }
+
   /// Runs before `input` is reduced; returns the input to reduce, or `nil` to block it.
   ///
   /// The default returns `input` unchanged.
@@ -66,6 +71,9 @@ extension Middleware {
 
   /// `true`: ``intercept(_:state:)`` runs for every input.
   public var interceptsInputs: Bool { true }
+
+  /// `nil`: the middleware takes no timings.
+  public var tracer: (any StoreTracer)? { nil }
 
   /// Proceeds with `input` unchanged.
   public func intercept(_ input: Input, state: State) -> Input? { input }

@@ -22,6 +22,8 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   @usableFromInline let interceptors: [@Sendable (Input, State) -> Input?]
   /// Each middleware's `process`, opened once.
   @usableFromInline let processors: [@Sendable (MiddlewareRecord<Input, State>) -> Void]
+  /// The middlewares' tracers (``Middleware/tracer``), as one: `nil` if none has one.
+  public let tracer: (any StoreTracer)?
 
   /// Creates a stack running `middlewares` in order.
   public init(_ middlewares: [any Middleware<Input, State>] = []) {
@@ -29,6 +31,8 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
     wantsStateBefore = middlewares.contains { $0.wantsStateBefore }
     interceptors = middlewares.filter(\.interceptsInputs).map { Self.interceptor(of: $0) }
     processors = middlewares.map { Self.processor(of: $0) }
+    let tracers = middlewares.compactMap(\.tracer)
+    tracer = tracers.count > 1 ? StoreTracers(tracers) : tracers.first
   }
 
   private static func interceptor<M: Middleware>(
