@@ -140,13 +140,15 @@ extension StoreEngine {
   /// metadata of its lock's result (a tuple with an optional probe) on every call.
   @inlinable
   func endEffect(_ origin: EffectOrigin) {
+    if tracing, !origin.isReplay {
+      // Before the registry lets it go: once it has, `finish()` may return, and the tracer must
+      // have seen the end by then.
+      tracer?.effectEnded(origin.id, cancelled: origin.isCancelled, at: StepTiming.now)
+    }
     let (ended, probe, waiters) = storage.withLock { $0.endEffect(origin) }
     guard ended else { return }
     Resources.decrement(charging: account)
     probe?.commandFinished(origin.id)
-    if tracing {
-      tracer?.effectEnded(origin.id, cancelled: origin.isCancelled, at: StepTiming.now)
-    }
     for waiter in waiters { waiter.resume() }
   }
 

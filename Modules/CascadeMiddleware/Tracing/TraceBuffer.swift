@@ -1,0 +1,101 @@
+public import CascadeStore
+import CascadeStreams
+
+/// A ``StoreTracer`` that keeps the last inputs' timings and effects in memory, and makes a
+/// ``ChromeTrace`` of them when asked: what ``ChromeTraceRecorder`` keeps its timings in, and what
+/// a tool that names the inputs itself (an inspector) hands an architecture.
+///
+/// ```swift
+/// let timings = TraceBuffer(capacity: 10_000)
+/// // … a middleware whose `tracer` is `timings` …
+/// let trace = timings.trace(process: "Todo") { sequence in names[sequence] }
+/// ```
+///
+/// **Memory.** The last `capacity` inputs' timings (64 bytes each) and as many ended effects (40
+/// bytes and the effect's name each): about 10 MB at the default 100,000. Older ones are let go.
+///
+/// **Cost.** A lock and an append per call, on the calling thread; no allocation once full.
+public final class TraceBuffer: StoreTracer {
+  private struct Kept {
+    var steps = Ring<StepTiming>()
+    var running: [Int: (name: String, start: UInt64)] = [:]
+    var effects = Ring<(id: Int, name: String, start: UInt64, end: UInt64, cancelled: Bool)>()
+  }
+
+  /// How many inputs' timings, and apart ended effects, are kept.
+  public let capacity: Int
+  private let kept = LockedValue(Kept())
+
+  /// Keeps the last `capacity` inputs' timings and effects (at least 1).
+  public init(capacity: Int = 100_000) {
+    self.capacity = max(1, capacity)
+  }
+
+  /// Keeps an input's timings.
+  public func traced(_ step: StepTiming) {
+    let capacity = self.capacity
+    kept.withLock { $0.steps.append(step, capacity: capacity) }
+  }
+
+  /// Notes an effect's start.
+  public func effectStarted(_ effect: Int, name: String, at time: UInt64) {
+    kept.withLock { $0.running[effect] = (name, time) }
+  }
+
+  /// Keeps an effect that ended.
+  public func effectEnded(_ effect: Int, cancelled: Bool, at time: UInt64) {
+    let capacity = self.capacity
+    kept.withLock { kept in
+      guard let started = kept.running.removeValue(forKey: effect) else { return }
+      kept.effects.append(
+        (effect, started.name, started.start, time, cancelled),
+        capacity: capacity
+      )
+    }
+  }
+
+  /// The trace of what is kept, each input named by `name` from its sequence (`input N` where it
+  /// gives `nil`); effects still running last to the trace's end.
+  public func trace(process: String, name: (UInt64) -> String?) -> ChromeTrace {
+    let kept = kept.withLock { $0 }
+    var trace = ChromeTrace(process: process)
+    for step in kept.steps.elements {
+      trace.add(step: step, name: name(step.sequence) ?? "input \(step.sequence)")
+    }
+    for effect in kept.effects.elements {
+      trace.addEffect(
+        id: effect.id,
+        name: effect.name,
+        start: effect.start,
+        end: effect.end,
+        cancelled: effect.cancelled
+      )
+    }
+    for (id, effect) in kept.running.sorted(by: { $0.value.start < $1.value.start }) {
+      trace.addEffect(id: id, name: effect.name, start: effect.start, end: nil, cancelled: false)
+    }
+    return trace
+  }
+}
+
+/// The last elements appended, up to a capacity, oldest first.
+struct Ring<Element> {
+  private var storage: [Element] = []
+  /// Where the oldest element is, once the ring is full.
+  private var head = 0
+
+  /// Appends `element`, letting the oldest go beyond `capacity`.
+  mutating func append(_ element: Element, capacity: Int) {
+    if storage.count < capacity {
+      storage.append(element)
+    } else {
+      storage[head] = element
+      head = (head + 1) % storage.count
+    }
+  }
+
+  /// The elements, oldest first.
+  var elements: [Element] { Array(storage[head...] + storage[..<head]) }
+}
+
+extension Ring: Sendable where Element: Sendable {}
