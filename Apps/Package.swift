@@ -198,6 +198,7 @@ let package = Package(
       dependencies: [
         "AppSupport",
         cascade("CascadeFeedback"),
+        cascade("CascadeMiddleware"),
         cascade("CascadeReactor"),
         cascade("CascadeStore"),
         cascade("CascadeStreams"),

@@ -43,6 +43,18 @@ protocol InspectionAPI: Sendable {
   /// test proves the recorded states), as a Swift Testing file and its name; `nil` when this
   /// inspection is not of an app's session recording read from a file.
   func exportTest() async throws(InspectorError) -> (name: String, source: String)?
+  /// `/api/trace`: the engine's timings of the last `last` inputs and of the effects meanwhile,
+  /// in Chrome's trace event format (Perfetto opens it).
+  ///
+  /// - Throws: ``TraceUnavailable`` when there are none: a recording holds no timings, only a
+  ///   live app has them.
+  func trace(last: Int) async throws(TraceUnavailable) -> Data
+}
+
+/// Why `/api/trace` has no trace to give.
+struct TraceUnavailable: Error, CustomStringConvertible {
+  var reason: String
+  var description: String { reason }
 }
 
 extension InspectionAPI {
@@ -57,6 +69,14 @@ extension InspectionAPI {
 
   /// Every step has its state: ``step(_:)``.
   func servedStep(_ index: Int) async throws -> Data? { try step(index) }
+
+  /// A recording holds no timings.
+  func trace(last: Int) async throws(TraceUnavailable) -> Data {
+    throw TraceUnavailable(
+      reason: "a trace is of a live app (rpg|movies|todo --inspect, then cascade-inspect --live "
+        + "URL): a recording holds no timings"
+    )
+  }
 
   /// Only an app's session recording, read from a file, is made into a test.
   func exportTest() async throws(InspectorError) -> (name: String, source: String)? { nil }

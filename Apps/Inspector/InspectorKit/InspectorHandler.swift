@@ -151,6 +151,9 @@ final class InspectorHandler: HTTPHandler, Sendable {
     case "/inspector.css": return Self.asset(InspectorPage.css, type: "text/css; charset=utf-8")
     case "/inspector.js":
       return Self.asset(InspectorPage.javaScript, type: "text/javascript; charset=utf-8")
+    case "/trace.html": return Self.asset(TracePage.html, type: "text/html; charset=utf-8")
+    case "/trace.js":
+      return Self.asset(TracePage.javaScript, type: "text/javascript; charset=utf-8")
     case "/api/summary":
       // Live, `?beyond=N` waits for a step beyond the first N (or the app's end): the page
       // and the tests wait on the steps themselves, not on a clock.
@@ -199,6 +202,26 @@ final class InspectorHandler: HTTPHandler, Sendable {
         ],
         body: Data(test.source.utf8)
       )
+    case "/api/trace":
+      let last = request.query["last"].map { Int($0) } ?? 10_000
+      guard let last, (1...LiveInspector.traceLimit).contains(last) else {
+        return Self.text(
+          .badRequest,
+          "last is a number of inputs from 1 to \(LiveInspector.traceLimit)"
+        )
+      }
+      do {
+        return HTTPResponse(
+          statusCode: .ok,
+          headers: [
+            .contentType: "application/json; charset=utf-8",
+            HTTPHeader("Content-Disposition"): "attachment; filename=\"cascade-trace.json\"",
+          ],
+          body: try await api.trace(last: last)
+        )
+      } catch {
+        return Self.text(.notFound, error.description)
+      }
     case "/api/steps":
       let from = request.query["from"].flatMap { Int($0) } ?? 0
       let count = request.query["count"].flatMap { Int($0) } ?? 100

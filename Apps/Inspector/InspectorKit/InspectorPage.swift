@@ -25,6 +25,8 @@ enum InspectorPage {
       <a id="export" href="/api/export" download="cascade-session.jsonl">Export</a>
       <a id="export-test" href="/api/export-test" download hidden
         title="The recording as a Swift Testing file: each step through the TestStore">Export as test</a>
+      <a id="trace" href="/trace.html" target="_blank" hidden
+        title="The app's timings: each input's phases and each effect, as Perfetto shows them">Trace</a>
       <label id="import-label">Import <input id="import" type="file" accept=".jsonl"></label>
     </nav>
     <main>
@@ -94,6 +96,19 @@ enum InspectorPage {
     #detail.loading #state, #detail.loading #diff { opacity: .35; }
     #replayed.same { color: #070; } #replayed.differs { color: #b00; }
     .live { color: #070; font-weight: bold; } .ended { color: #888; }
+    #trace-view { flex: 1; overflow: auto; padding: .5em 1em; background: #fff; }
+    #trace-view svg { display: block; }
+    .lane { font: 11px ui-monospace, monospace; fill: #555; }
+    .phase-input { fill: #c9d6ea; } .phase-intercept { fill: #a78bfa; }
+    .phase-step { fill: #f59e0b; } .phase-reduce { fill: #2563eb; }
+    .phase-middleware { fill: #10b981; } .phase-delivery { fill: #ef4444; }
+    .effect { fill: #94a3b8; } .effect.cancelled { fill: #fca5a5; } .effect.running { fill: #fde68a; }
+    .axis { stroke: #ccc; } .tick { font: 10px system-ui; fill: #888; }
+    .effect-name { font: 10px system-ui; fill: #1e293b; pointer-events: none; }
+    #phases { border-collapse: collapse; margin-top: 1em; font-size: 12px; }
+    #phases th, #phases td { border-bottom: 1px solid #eee; padding: .2em .8em; text-align: right; }
+    #phases th:first-child, #phases td:first-child { text-align: left; }
+    .swatch { display: inline-block; width: .8em; height: .8em; margin-right: .4em; }
 
     """
 
@@ -433,6 +448,7 @@ enum InspectorPage {
         $("live-tools").hidden = !live;
         $("edit-tools").hidden = summary.editable !== true;
         $("export-test").hidden = summary.testable !== true;
+        $("trace").hidden = !live;
         showKinds(summary.kinds);
         // The token is in a cookie now: keep it out of the address bar and history.
         history.replaceState(null, "", "/");

@@ -91,7 +91,9 @@ final class LiveInspection: FedInspection {
       feed.setHeader(decoded)
       return true
     }
-    if let replayed = object["replayed"] as? [String: Any], let id = replayed["id"] as? Int {
+    if let answer = (object["replayed"] ?? object["traced"]) as? [String: Any],
+      let id = answer["id"] as? Int
+    {
       let reply = shared.withLock { $0.replies.removeValue(forKey: id) }
       reply?.resume(returning: data)
       return false
@@ -151,6 +153,26 @@ final class LiveInspection: FedInspection {
   }
 
   func replay(toStep step: Int) async -> Data {
+    await ask { id in #"{"replay":{"id":\#(id),"steps":\#(step + 1)}}"# }
+  }
+
+  /// `/api/trace`: the app's timings of its last `last` inputs, as Chrome's trace event format.
+  func trace(last: Int) async throws(TraceUnavailable) -> Data {
+    let answer = await ask { id in #"{"trace":{"id":\#(id),"last":\#(last)}}"# }
+    guard let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
+      throw TraceUnavailable(reason: "the app's answer is not JSON")
+    }
+    if let trace = object["trace"], let data = try? JSONSerialization.data(withJSONObject: trace) {
+      return data
+    }
+    let error =
+      ((object["traced"] ?? object["replayed"]) as? [String: Any])?["error"] as? String
+    throw TraceUnavailable(reason: error ?? "the app sent no trace")
+  }
+
+  /// Sends the app the request `make(id)` makes and returns its answer (the message whose
+  /// `replayed` or `traced` has that id), or an error answer once the app is gone.
+  private func ask(_ make: @escaping @Sendable (Int) -> String) async -> Data {
     await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
       let request = shared.withLock { shared -> (Int, @Sendable (String) async throws -> Void)? in
         guard let send = shared.send else { return nil }
@@ -165,7 +187,7 @@ final class LiveInspection: FedInspection {
       }
       Task {
         do {
-          try await send(#"{"replay":{"id":\#(id),"steps":\#(step + 1)}}"#)
+          try await send(make(id))
         } catch {
           let reply = shared.withLock { $0.replies.removeValue(forKey: id) }
           reply?.resume(returning: Data(#"{"replayed":{"error":"the app is gone"}}"#.utf8))

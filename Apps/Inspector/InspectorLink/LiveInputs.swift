@@ -1,3 +1,4 @@
+import CascadeMiddleware
 public import CascadeStore
 import CascadeStreams
 public import Foundation
@@ -42,6 +43,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// The inputs of the steps published, in order (for replays); the thread appends to it.
   private let publishedInputs = LockedValue<[Recorded]>([])
   private let wakeup = Wakeup()
+  /// The engine's timings of the architecture (``tracer``), for the endpoint's trace.
+  let timings = TraceBuffer()
   /// Whether ``intercept(_:state:)`` has work.
   ///
   /// It has when the first state is to be handed over, or a large state let go while the
@@ -128,6 +131,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   deinit {
     wakeup.end()
   }
+
+  /// ``timings``: the architecture times each input and effect for the endpoint's trace.
+  public var tracer: (any StoreTracer)? { timings }
 
   /// Lets go of a large state handed over while the thread is encoding.
   ///
@@ -328,7 +334,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     inspector.publish(
       index: index,
       head: message.head(input: StepMessage.payload(input: input, mutation: mutation)),
-      state: state
+      state: state,
+      sequence: recorded.sequence,
+      name: description
     )
   }
 }

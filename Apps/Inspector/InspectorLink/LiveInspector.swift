@@ -1,4 +1,5 @@
 public import AppSupport
+import CascadeMiddleware
 import CascadeStreams
 import FlyingFox
 public import Foundation
@@ -25,6 +26,11 @@ public import Foundation
 /// state was not captured or is no longer kept: the fresh service's state is then the step's).
 /// The running app is left as it is.
 ///
+/// It may send `{"trace":{"id":K,"last":N}}`: the engine's timings of the last `N` inputs (1 to
+/// 100,000) and of the effects that ran meanwhile, in Chrome's trace event format (Perfetto opens
+/// it: `CascadeMiddleware.ChromeTrace`), each input named as its step; the answer is
+/// `{"traced":{"id":K},"trace":{…}}`.
+///
 /// ```swift
 /// let inspector = LiveInspector(app: "todo", architecture: .store, command: "shell")
 /// let inputs = inspector.inputs(of: TodoState.self, kind: .event)  // the last middleware
@@ -33,7 +39,7 @@ public import Foundation
 ///
 /// **Security.** It listens on 127.0.0.1 only, answers only a `Host` of `127.0.0.1:PORT` or
 /// `localhost:PORT` (421 otherwise), only `GET /live` with the token (403 otherwise), and the only
-/// thing a client can ask is a replay, which runs no effect.
+/// things a client can ask are a replay, which runs no effect, and a trace.
 public final class LiveInspector: Sendable {
   /// The app's name: `rpg`, `movies`, `todo`.
   public let app: String
@@ -53,6 +59,9 @@ public final class LiveInspector: Sendable {
   private struct Entry {
     var head: Data
     var state: Data?
+    /// The input's sequence (``StepTiming/sequence``) and its name, for the trace.
+    var sequence: UInt64
+    var name: String
 
     var message: Data {
       var message = head
@@ -75,6 +84,8 @@ public final class LiveInspector: Sendable {
     var clients: [Int: AsyncStream<WSMessage>.Continuation] = [:]
     var nextClient = 0
     var replay: (@Sendable (Int) async throws -> any Encodable & Sendable)?
+    /// The timings of the architecture inspected (``LiveInputs/tracer``).
+    var timings: TraceBuffer?
   }
 
   /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
@@ -156,17 +167,24 @@ public final class LiveInspector: Sendable {
     encoding encode: @escaping @Sendable (Input) -> (any Encodable)? = { $0 as? any Encodable },
     isEffectOutcome: @escaping @Sendable (Input, (any Sendable)?) -> Bool = { _, _ in false }
   ) -> LiveInputs<Input, State> {
-    LiveInputs(inspector: self, kind: kind, encode: encode, isEffectOutcome: isEffectOutcome)
+    let inputs = LiveInputs<Input, State>(
+      inspector: self,
+      kind: kind,
+      encode: encode,
+      isEffectOutcome: isEffectOutcome
+    )
+    shared.withLock { $0.timings = inputs.timings }
+    return inputs
   }
 
   /// Publishes step `index`, the next one.
   ///
   /// `head` is its message up to its state, and `state` the state after it if it was captured.
   /// The oldest states are let go beyond ``stateBudget``.
-  func publish(index: Int, head: Data, state: Data?) {
+  func publish(index: Int, head: Data, state: Data?, sequence: UInt64, name: String) {
     shared.withLock { shared in
       precondition(index == shared.steps.count, "steps are published once each, in order")
-      let entry = Entry(head: head, state: state)
+      let entry = Entry(head: head, state: state, sequence: sequence, name: name)
       shared.steps.append(entry)
       if let state {
         shared.captured += 1
@@ -207,19 +225,53 @@ public final class LiveInspector: Sendable {
 
   /// Answers a client's message: a replay request, or an error for anything else.
   func answer(_ text: String, to id: Int) async {
-    let request = (try? JSONDecoder().decode(ReplayRequest.self, from: Data(text.utf8)))?.replay
+    let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8))
     let answer: String
-    if let request {
-      answer = await replay(request)
+    if let replay = request?.replay {
+      answer = await self.replay(replay)
+    } else if let trace = request?.trace {
+      answer = self.trace(trace)
     } else {
       answer = Self.json([
-        "error": "the endpoint understands only {\"replay\":{\"id\":K,\"steps\":N}}"
+        "error": "the endpoint understands only {\"replay\":{\"id\":K,\"steps\":N}} and "
+          + "{\"trace\":{\"id\":K,\"last\":N}}"
       ])
     }
     _ = shared.withLock { $0.clients[id]?.yield(.text(answer)) }
   }
 
-  private func replay(_ request: ReplayRequest.Body) async -> String {
+  /// The most inputs a trace covers.
+  public static var traceLimit: Int { 100_000 }
+
+  /// The trace of the last inputs: `{"traced":{"id":K},"trace":{…}}`.
+  private func trace(_ request: Request.Trace) -> String {
+    guard (1...Self.traceLimit).contains(request.last) else {
+      return Self.json([
+        "traced": [
+          "id": request.id, "error": "a trace covers 1 to \(Self.traceLimit) inputs",
+        ]
+      ])
+    }
+    let (timings, names) = shared.withLock { shared in
+      // The names of the last steps (a trace of the last N inputs needs no older ones).
+      (
+        shared.timings,
+        Dictionary(
+          shared.steps.suffix(request.last).map { ($0.sequence, $0.name) },
+          uniquingKeysWith: { first, _ in first }
+        )
+      )
+    }
+    guard let timings else {
+      return Self.json(["traced": ["id": request.id, "error": "the app is not timed"]])
+    }
+    let trace = timings.trace(process: "\(app) · \(architecture)", last: request.last) {
+      names[$0]
+    }
+    return #"{"traced":{"id":\#(request.id)},"trace":"# + trace.json() + "}"
+  }
+
+  private func replay(_ request: Request.Replay) async -> String {
     let (replay, recorded) = shared.withLock { shared in
       (
         shared.replay,
@@ -274,11 +326,16 @@ public final class LiveInspector: Sendable {
   }
 }
 
-/// `{"replay":{"id":K,"steps":N}}`.
-private struct ReplayRequest: Decodable {
-  struct Body: Decodable {
+/// What a client asks: `{"replay":{"id":K,"steps":N}}` or `{"trace":{"id":K,"last":N}}`.
+private struct Request: Decodable {
+  struct Replay: Decodable {
     var id: Int
     var steps: Int
   }
-  var replay: Body
+  struct Trace: Decodable {
+    var id: Int
+    var last: Int
+  }
+  var replay: Replay?
+  var trace: Trace?
 }

@@ -12,11 +12,14 @@ import Testing
 /// back from the page and compared with the RPG's own replay of the recording; the kind filter
 /// and the search narrow the timeline; inputs are shown by name, their payloads as trees; a
 /// screenshot is taken. In live mode, the page follows a running `todo
-/// --inspect` step by step, replays to a step, and shows the app's end. Every wait is on the
+/// --inspect` step by step, replays to a step, shows the app's trace (each input's phases, each
+/// write as an effect), and shows the app's end. Every wait is on the
 /// page itself (a `MutationObserver` resolves when what is awaited shows), never on a clock.
 ///
 /// Set `CASCADE_INSPECTOR_SCREENSHOT` to a path to keep the screenshot, and
-/// `CASCADE_INSPECTOR_SEARCH_SCREENSHOT` for one of a search (the README's are made so).
+/// `CASCADE_INSPECTOR_SEARCH_SCREENSHOT` for one of a search, `CASCADE_INSPECTOR_SKIP_SCREENSHOT`
+/// for a skip and `CASCADE_INSPECTOR_TRACE_SCREENSHOT` for a live app's trace (the README's are
+/// made so).
 // The time limit is the safety net of every wait on the browser: it cancels a test whose page
 // never shows what it waits for.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct InspectorBrowserTests {
@@ -431,6 +434,37 @@ import Testing
       )
       let message = try await page.evaluate(#"document.getElementById("replayed").textContent"#)
       #expect(outcome as? String == "same", "\(String(describing: message))")
+
+      // The trace: each input's phases and the writes as effects, as Perfetto shows them.
+      let traceShown = try await page.evaluate(#"!document.getElementById("trace").hidden"#)
+      #expect(traceShown as? Bool == true, "live mode offers the trace")
+      let trace = try await browser.open(
+        try #require(URL(string: "http://127.0.0.1:\(inspector.port)/trace.html"))
+      )
+      _ = try await trace.waitFor(##"document.querySelectorAll("#phases tbody tr").length === 6"##)
+      let drawn = try #require(
+        try await trace.evaluate(
+          ##"""
+          [document.querySelectorAll("#lanes rect.phase-input").length,
+           document.querySelectorAll("#lanes rect.phase-reduce").length,
+           document.querySelectorAll("#lanes rect.effect").length,
+           [...document.querySelectorAll("#inputs rect.phase-input title")]
+             .map((t) => t.textContent).join("\n"),
+           document.querySelectorAll("#inputs rect.phase-reduce").length]
+          """##
+        ) as? [Any]
+      )
+      let inputs = try #require(drawn[0] as? Int)
+      #expect(inputs >= 4, "each input a slice: \(drawn)")
+      #expect(drawn[1] as? Int == inputs, "each input's reduce: \(drawn)")
+      #expect((drawn[2] as? Int ?? 0) >= 2, "each task's write an effect: \(drawn)")
+      #expect((drawn[3] as? String)?.contains("Walk") == true, "inputs by name: \(drawn)")
+      #expect(drawn[4] as? Int == inputs, "each input on its row with its reduce: \(drawn)")
+      if let path = ProcessInfo.processInfo.environment["CASCADE_INSPECTOR_TRACE_SCREENSHOT"],
+        architecture == .store
+      {
+        try await trace.screenshot().write(to: URL(fileURLWithPath: path))
+      }
 
       // The app ends with its input; the page says so.
       try app.endInput()

@@ -368,6 +368,10 @@ import Testing
     #expect(step["kind"] as? String == "event")
     let lastPage = try served.get("/api/steps?from=\(records - 2)&count=10").json()
     #expect((lastPage["steps"] as? [[String: Any]])?.count == 2)
+    // A recording holds no timings: its trace is refused, and the answer says where one is.
+    let trace = try served.get("/api/trace")
+    #expect(trace.status == 404)
+    #expect(trace.text.contains("--live"), "\(trace.text)")
 
     let run = await served.child.stop()
     #expect(run.succeeded, "\(run.summary)")

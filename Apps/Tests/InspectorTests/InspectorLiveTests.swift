@@ -301,6 +301,71 @@ import Testing
     #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
   }
 
+  /// The trace of a live app (`/api/trace`): Chrome's trace event format, each input a slice
+  /// named as its step with its phases inside it, and the save an effect that began before its
+  /// outcome was received — on every architecture.
+  @Test(arguments: Architecture.allCases)
+  func theGamesTraceShowsEachInputsPhasesAndTheSaveAsAnEffect(
+    _ architecture: Architecture
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let app = try await Self.start(
+      try #require(Self.rpg, "build the rpg product first"),
+      named: "rpg",
+      [
+        "play", "--save", directory.file("save.json").path, "--architecture",
+        architecture.rawValue, "--inspect",
+      ]
+    )
+    let inspector = try await Self.attach(to: app.endpoint)
+    app.type("new Ada 42\nexplore\nattack\nsave\n")
+    let saved = try #require(
+      try inspector.waitForStep { line, _ in line["source"] as? String == "effect" },
+      "the save's outcome never showed"
+    )
+    let answer = try inspector.get("/api/trace?last=1000")
+    #expect(answer.status == 200, "\(answer.text)")
+    let events = try #require(try answer.json()["traceEvents"] as? [[String: Any]])
+    let process = events.first { $0["name"] as? String == "process_name" }
+    #expect(
+      (process?["args"] as? [String: Any])?["name"] as? String == "rpg · \(architecture)"
+    )
+    let inputs = events.filter { $0["cat"] as? String == "input" }
+    let outcome = try #require(
+      inputs.first { $0["name"] as? String == saved.line["description"] as? String },
+      "the save's outcome is a slice named as its step: \(inputs.map { $0["name"] ?? "" })"
+    )
+    #expect(inputs.count >= saved.index + 1)
+    for input in inputs {
+      let start = try #require(input["ts"] as? Double)
+      let end = start + (try #require(input["dur"] as? Double))
+      let phases = events.filter {
+        $0["ph"] as? String == "X" && $0["cat"] == nil
+          && $0["tid"] as? Int == input["tid"] as? Int
+          && ($0["ts"] as? Double ?? -1) >= start && ($0["ts"] as? Double ?? -1) < end
+      }
+      #expect(phases.contains { $0["name"] as? String == "reduce" }, "\(input)")
+      for phase in phases {
+        let phaseEnd = (phase["ts"] as? Double ?? 0) + (phase["dur"] as? Double ?? 0)
+        #expect(phaseEnd <= end + 0.001, "\(phase) within \(input)")
+      }
+    }
+    let saves = events.filter { $0["ph"] as? String == "b" }
+    let outcomeStart = try #require(outcome["ts"] as? Double)
+    #expect(
+      saves.contains { ($0["ts"] as? Double ?? .infinity) < outcomeStart },
+      "an effect began before the save's outcome: \(saves)"
+    )
+    #expect(try inspector.get("/api/trace?last=0").status == 400)
+    #expect(try inspector.get("/api/trace?last=many").status == 400)
+
+    try app.endInput()
+    let appRun = await app.child.stop(signal: nil)
+    #expect(appRun.status == 0, "rpg: \(appRun.summary)")
+    _ = await inspector.child.stop()
+  }
+
   /// The movie list on every architecture, on its embedded server: a page's arrival is an
   /// effect's step, and a replay to it reaches the same list with no request.
   @Test(arguments: Architecture.allCases)

@@ -54,15 +54,22 @@ public final class TraceBuffer: StoreTracer {
     }
   }
 
-  /// The trace of what is kept, each input named by `name` from its sequence (`input N` where it
+  /// The trace of what is kept — of the `last` inputs, and the effects that ended after the
+  /// first of them began — each input named by `name` from its sequence (`input N` where it
   /// gives `nil`); effects still running last to the trace's end.
-  public func trace(process: String, name: (UInt64) -> String?) -> ChromeTrace {
+  public func trace(
+    process: String,
+    last: Int = .max,
+    name: (UInt64) -> String?
+  ) -> ChromeTrace {
     let kept = kept.withLock { $0 }
     var trace = ChromeTrace(process: process)
-    for step in kept.steps.elements {
+    let steps = kept.steps.elements.suffix(max(0, last))
+    for step in steps {
       trace.add(step: step, name: name(step.sequence) ?? "input \(step.sequence)")
     }
-    for effect in kept.effects.elements {
+    let since = last < kept.steps.count ? steps.first?.received ?? 0 : 0
+    for effect in kept.effects.elements where effect.end >= since {
       trace.addEffect(
         id: effect.id,
         name: effect.name,
@@ -93,6 +100,9 @@ struct Ring<Element> {
       head = (head + 1) % storage.count
     }
   }
+
+  /// How many elements there are.
+  var count: Int { storage.count }
 
   /// The elements, oldest first.
   var elements: [Element] { Array(storage[head...] + storage[..<head]) }

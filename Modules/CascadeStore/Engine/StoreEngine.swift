@@ -444,6 +444,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// it the timings (``StepTiming``) at the end.
   @inlinable @inline(__always)
   func apply(_ action: Action, mark: UInt64?, owner: StepSender?) {
+    // Read once: the lock's calls are opaque to the optimizer, which would load it again after
+    // each of them.
+    let tracing = self.tracing
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
@@ -496,14 +499,11 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       )
       middlewares.process(record)
     }
-    guard tracing else {
-      notify(subscriptions)
-      if hasParked { runParkedCommands() }
-      return
-    }
-    let processed = StepTiming.now
+    let processed = tracing ? StepTiming.now : 0
     notify(subscriptions)
-    trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
+    if tracing {
+      trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
+    }
     if hasParked { runParkedCommands() }
   }
 
