@@ -1,9 +1,10 @@
-/// The inspector's trace view (`/trace.html`): a live app's timings (`/api/trace`) drawn as
-/// Perfetto draws them — a lane per processing thread with each input's slice and its phases
-/// inside, a lane per concurrent effect — then each input on a row of its own, its phases to the
-/// scale of the longest input (an input takes microseconds, an effect milliseconds: on one time
-/// axis the inputs are lines), each phase's totals, and the file to open in Perfetto. Kept as
-/// text in the executable, like ``InspectorPage``.
+/// The inspector's trace view (`/trace.html`): a live app's timings, drawn.
+///
+/// It draws `/api/trace` as Perfetto draws it — a lane per processing thread with each input's
+/// slice and its phases inside, a lane per concurrent effect — then each input on a row of its
+/// own, its phases to the scale of the longest input (an input takes microseconds, an effect
+/// milliseconds: on one time axis the inputs are lines), each phase's totals, and the file to
+/// open in Perfetto. Kept as text in the executable, like ``InspectorPage``.
 enum TracePage {
   /// The page.
   static let html = """
