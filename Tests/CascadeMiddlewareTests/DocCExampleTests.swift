@@ -95,4 +95,22 @@ struct DocCExampleTests {
 
     #expect(sink.events == [AnalyticsEvent("added", ["amount": 2, "total": 2])])
   }
+
+  @Test func tracingForPerfetto() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let url = directory.file("counter.trace.json")
+
+    let trace = ChromeTraceRecorder<Op, Int>(process: "Counter")
+    let store = Store(initialState: 0, middlewares: [trace], reducer: Self.apply)
+    store.send(.add(2))
+    store.send(.multiply(5))
+    try trace.write(to: url)  // open in Perfetto
+
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+    let events = try #require(object?["traceEvents"] as? [[String: Any]])
+    let inputs = events.filter { $0["cat"] as? String == "input" }.map { $0["name"] as? String }
+    #expect(inputs == ["add(2)", "multiply(5)"])
+    #expect(store.state == 10)
+  }
 }

@@ -36,7 +36,7 @@ public struct ChromeTrace: Sendable {
     steps.append((timing, name))
   }
 
-  /// Adds an effect from `start` to `end` (``StepTiming/now``); `end` is `nil` for an effect
+  /// Adds an effect from `start` to `end` (`StepTiming.now`); `end` is `nil` for an effect
   /// still running, which then lasts to the trace's last event.
   public mutating func addEffect(
     id: Int,

@@ -1,7 +1,7 @@
 public import CascadeStore
 import CascadeStreams
 
-/// A ``StoreTracer`` that keeps the last inputs' timings and effects in memory, and makes a
+/// A `StoreTracer` that keeps the last inputs' timings and effects in memory, and makes a
 /// ``ChromeTrace`` of them when asked: what ``ChromeTraceRecorder`` keeps its timings in, and what
 /// a tool that names the inputs itself (an inspector) hands an architecture.
 ///

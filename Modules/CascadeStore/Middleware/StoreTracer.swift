@@ -6,7 +6,8 @@ public import Dispatch
 /// A middleware hands one to the architecture it is attached to through ``Middleware/tracer``;
 /// a Store, a Reactor and a FeedbackLoop alike then time every input, from when the engine
 /// takes it to when its subscribers have been notified. Without a tracer (the default) the
-/// engine reads no clock: timing costs one check of a constant per input.
+/// engine reads no clock: the checks cost about 13 instructions per input (callgrind, W1: 582 →
+/// 595 on a store, 899 → 912 on a reactor).
 ///
 /// The engine calls a tracer with no lock held:
 /// - ``traced(_:)`` on the thread that processed the input, once its subscribers have been
