@@ -266,7 +266,8 @@ public final class LiveInspector: Sendable {
       return Self.json(["traced": ["id": request.id, "error": "the app is not timed"]])
     }
     let trace = timings.trace(process: "\(app) · \(architecture)", last: request.last) {
-      names[$0]
+      step,
+      _ in names[step.sequence]
     }
     return #"{"traced":{"id":\#(request.id)},"trace":"# + trace.json() + "}"
   }

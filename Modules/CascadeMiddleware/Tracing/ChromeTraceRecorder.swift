@@ -26,34 +26,29 @@ public final class ChromeTraceRecorder<Input: Sendable, State: Sendable>: Middle
   /// The process's name in the trace viewer.
   public let process: String
   /// How many inputs (and, apart, ended effects) are kept.
-  public var capacity: Int { timings.capacity }
-  private let timings: TraceBuffer
-  /// The last inputs, by sequence, to name their steps.
-  private let inputs = LockedValue(Ring<(sequence: UInt64, input: Input)>())
+  public var capacity: Int { naming.timings.capacity }
+  private let naming: InputNaming<Input>
 
   /// Creates a recorder keeping the last `capacity` inputs and effects (at least 1).
   public init(process: String = "Cascade", capacity: Int = 100_000) {
     self.process = process
-    timings = TraceBuffer(capacity: capacity)
+    naming = InputNaming(TraceBuffer(capacity: capacity))
   }
 
-  /// Its ``TraceBuffer``: the architecture hands it its timings.
-  public var tracer: (any StoreTracer)? { timings }
+  /// The architecture hands it its timings.
+  public var tracer: (any StoreTracer)? { naming }
 
   /// `false`: it only observes.
   public var interceptsInputs: Bool { false }
 
-  /// Keeps the input, to name its step.
+  /// Keeps the input until its timing comes, to name its step.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    let capacity = timings.capacity
-    inputs.withLock { $0.append((record.sequence, record.input), capacity: capacity) }
+    naming.pend(record.input, sequence: record.sequence)
   }
 
   /// The trace of what is kept: effects still running last to its end.
   public func trace() -> ChromeTrace {
-    var names: [UInt64: Input] = [:]
-    for (sequence, input) in inputs.withLock({ $0.elements }) { names[sequence] = input }
-    return timings.trace(process: process) { names[$0].map(Self.name(of:)) }
+    naming.timings.trace(process: process) { _, input in input.map(Self.name(of:)) }
   }
 
   /// The trace as JSON text (``ChromeTrace/json()``).
@@ -67,9 +62,56 @@ public final class ChromeTraceRecorder<Input: Sendable, State: Sendable>: Middle
   }
 
   /// An input's name: its description, cut at 200 characters.
-  static func name(of input: Input) -> String {
+  static func name(of input: any Sendable) -> String {
     let description = String(describing: input)
     guard description.count > 200 else { return description }
     return String(description.prefix(200)) + "…"
+  }
+}
+
+/// Names each timing with its input: the middleware's processing of an input and the engine's
+/// timing of it come one after the other on the processing thread, with no other input of the
+/// same architecture between them (an input sent meanwhile is queued), and those of another
+/// architecture processed inside them (a subscriber sending to it) come and go in between: so
+/// each thread keeps its pending inputs as a stack, and a timing takes the top one if its
+/// sequence is the timing's. Several architectures may share the recorder.
+final class InputNaming<Input: Sendable>: StoreTracer {
+  let timings: TraceBuffer
+  private let pending = LockedValue<[UInt: [(sequence: UInt64, input: Input)]]>([:])
+
+  init(_ timings: TraceBuffer) { self.timings = timings }
+
+  /// Notes `input`, processed now on this thread, until its timing comes.
+  func pend(_ input: Input, sequence: UInt64) {
+    let thread = currentThreadIdentity()
+    pending.withLock { pending in
+      // Bounded: an input whose timing never comes (none should) is not kept for ever.
+      if pending[thread, default: []].count >= 64 { pending[thread]?.removeFirst() }
+      pending[thread, default: []].append((sequence, input))
+    }
+  }
+
+  func traced(_ step: StepTiming) {
+    let input = pending.withLock { pending -> Input? in
+      guard let last = pending[step.thread]?.last, last.sequence == step.sequence else {
+        return nil
+      }
+      pending[step.thread]?.removeLast()
+      if pending[step.thread]?.isEmpty == true { pending[step.thread] = nil }
+      return last.input
+    }
+    if let input {
+      timings.traced(step, input: input)
+    } else {
+      timings.traced(step)
+    }
+  }
+
+  func effectStarted(_ effect: Int, name: String, at time: UInt64) {
+    timings.effectStarted(effect, name: name, at: time)
+  }
+
+  func effectEnded(_ effect: Int, cancelled: Bool, at time: UInt64) {
+    timings.effectEnded(effect, cancelled: cancelled, at: time)
   }
 }

@@ -8,16 +8,17 @@ import CascadeStreams
 /// ```swift
 /// let timings = TraceBuffer(capacity: 10_000)
 /// // … a middleware whose `tracer` is `timings` …
-/// let trace = timings.trace(process: "Todo") { sequence in names[sequence] }
+/// let trace = timings.trace(process: "Todo") { step, _ in names[step.sequence] }
 /// ```
 ///
-/// **Memory.** The last `capacity` inputs' timings (64 bytes each) and as many ended effects (40
-/// bytes and the effect's name each): about 10 MB at the default 100,000. Older ones are let go.
+/// **Memory.** The last `capacity` inputs' timings (64 bytes each, and the input if it was given:
+/// ``traced(_:input:)``) and as many ended effects (40 bytes and the effect's name each): about
+/// 10 MB at the default 100,000. Older ones are let go.
 ///
 /// **Cost.** A lock and an append per call, on the calling thread; no allocation once full.
 public final class TraceBuffer: StoreTracer {
   private struct Kept {
-    var steps = Ring<StepTiming>()
+    var steps = Ring<(timing: StepTiming, input: (any Sendable)?)>()
     var running: [Int: (name: String, start: UInt64)] = [:]
     var effects = Ring<(id: Int, name: String, start: UInt64, end: UInt64, cancelled: Bool)>()
   }
@@ -34,7 +35,13 @@ public final class TraceBuffer: StoreTracer {
   /// Keeps an input's timings.
   public func traced(_ step: StepTiming) {
     let capacity = self.capacity
-    kept.withLock { $0.steps.append(step, capacity: capacity) }
+    kept.withLock { $0.steps.append((step, nil), capacity: capacity) }
+  }
+
+  /// Keeps an input's timings with the input, for ``trace(process:last:name:)`` to name it.
+  public func traced(_ step: StepTiming, input: any Sendable) {
+    let capacity = self.capacity
+    kept.withLock { $0.steps.append((step, input), capacity: capacity) }
   }
 
   /// Notes an effect's start.
@@ -55,20 +62,20 @@ public final class TraceBuffer: StoreTracer {
   }
 
   /// The trace of what is kept — of the `last` inputs, and the effects that ended after the
-  /// first of them began — each input named by `name` from its sequence (`input N` where it
-  /// gives `nil`); effects still running last to the trace's end.
+  /// first of them began — each input named by `name` from its timing and the input if it was
+  /// given (`input N` where it gives `nil`); effects still running last to the trace's end.
   public func trace(
     process: String,
     last: Int = .max,
-    name: (UInt64) -> String?
+    name: (StepTiming, (any Sendable)?) -> String?
   ) -> ChromeTrace {
     let kept = kept.withLock { $0 }
     var trace = ChromeTrace(process: process)
     let steps = kept.steps.elements.suffix(max(0, last))
-    for step in steps {
-      trace.add(step: step, name: name(step.sequence) ?? "input \(step.sequence)")
+    for (timing, input) in steps {
+      trace.add(step: timing, name: name(timing, input) ?? "input \(timing.sequence)")
     }
-    let since = last < kept.steps.count ? steps.first?.received ?? 0 : 0
+    let since = last < kept.steps.count ? steps.first?.timing.received ?? 0 : 0
     for effect in kept.effects.elements where effect.end >= since {
       trace.addEffect(
         id: effect.id,
