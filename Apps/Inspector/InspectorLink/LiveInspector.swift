@@ -1,5 +1,6 @@
 public import AppSupport
 import CascadeMiddleware
+import CascadeStore
 import CascadeStreams
 import FlyingFox
 public import Foundation
