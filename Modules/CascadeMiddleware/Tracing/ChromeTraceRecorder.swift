@@ -69,8 +69,9 @@ public final class ChromeTraceRecorder<Input: Sendable, State: Sendable>: Middle
   }
 }
 
-/// Names each timing with its input: the middleware's processing of an input and the engine's
-/// timing of it come one after the other on the processing thread, with no other input of the
+/// Names each timing with its input, for ``ChromeTraceRecorder``.
+///
+/// The middleware's processing of an input and the engine's timing of it come one after the other on the processing thread, with no other input of the
 /// same architecture between them (an input sent meanwhile is queued), and those of another
 /// architecture processed inside them (a subscriber sending to it) come and go in between: so
 /// each thread keeps its pending inputs as a stack, and a timing takes the top one if its
