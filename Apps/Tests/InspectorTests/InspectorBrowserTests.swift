@@ -441,7 +441,17 @@ import Testing
       let trace = try await browser.open(
         try #require(URL(string: "http://127.0.0.1:\(inspector.port)/trace.html"))
       )
-      _ = try await trace.waitFor(##"document.querySelectorAll("#phases tbody tr").length === 6"##)
+      // Drawn, or an error shown: a failure is reported at once, not at the time limit.
+      _ = try await trace.waitFor(
+        ##"""
+        document.querySelectorAll("#phases tbody tr").length === 6
+          || !document.getElementById("error").hidden
+        """##
+      )
+      let traceError = try await trace.evaluate(
+        #"document.getElementById("error").hidden ? "" : document.getElementById("error").textContent"#
+      )
+      #expect(traceError as? String == "", "the trace view: \(String(describing: traceError))")
       let drawn = try #require(
         try await trace.evaluate(
           ##"""
