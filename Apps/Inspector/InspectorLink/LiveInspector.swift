@@ -266,9 +266,11 @@ public final class LiveInspector: Sendable {
     guard let timings else {
       return Self.json(["traced": ["id": request.id, "error": "the app is not timed"]])
     }
-    let trace = timings.trace(process: "\(app) · \(architecture)", last: request.last) {
-      step,
-      _ in names[step.sequence]
+    // Steps the app processed but its inspection thread has not published yet have no name
+    // yet: they show as `input N`.
+    let process = "\(app) · \(architecture)"
+    let trace = timings.trace(process: process, last: request.last) { step, _ in
+      names[step.sequence]
     }
     return #"{"traced":{"id":\#(request.id)},"trace":"# + trace.json() + "}"
   }

@@ -31,7 +31,9 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
     wantsStateBefore = middlewares.contains { $0.wantsStateBefore }
     interceptors = middlewares.filter(\.interceptsInputs).map { Self.interceptor(of: $0) }
     processors = middlewares.map { Self.processor(of: $0) }
-    let tracers = middlewares.compactMap(\.tracer)
+    // A closure, not `\.tracer`: a key path into a generic existential is made at run time, an
+    // allocation for every architecture made (the allocation gate, W5 Feedback).
+    let tracers = middlewares.compactMap { $0.tracer }
     tracer = tracers.count > 1 ? StoreTracers(tracers) : tracers.first
   }
 
