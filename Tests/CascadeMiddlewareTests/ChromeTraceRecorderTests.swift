@@ -111,12 +111,15 @@ struct ChromeTraceRecorderTests {
       for await _ in gate.stream { break }
       store.send(.add(5))
     }
+    // Waits on a stream nothing ever yields to: only its cancellation ends it.
+    let never = AsyncStream<Void>.makeStream()
     store.run("search", id: "search") { _, _ in
-      try await Task.sleep(for: .seconds(3600))
+      for await _ in never.stream {}
     }
     store.cancel(id: "search")
     gate.continuation.yield()
     await store.finish()
+    never.continuation.finish()
 
     let effects = collector.effects.values
     #expect(effects.count == 4)
