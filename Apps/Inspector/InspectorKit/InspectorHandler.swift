@@ -170,13 +170,10 @@ final class InspectorHandler: HTTPHandler, Sendable {
       return Self.json(api.summary())
     case "/api/export":
       do {
-        return HTTPResponse(
-          statusCode: .ok,
-          headers: [
-            .contentType: "application/jsonl; charset=utf-8",
-            HTTPHeader("Content-Disposition"): "attachment; filename=\"cascade-session.jsonl\"",
-          ],
-          body: try api.export()
+        return Self.attachment(
+          try api.export(),
+          type: "application/jsonl; charset=utf-8",
+          named: "cascade-session.jsonl"
         )
       } catch {
         return Self.text(.unprocessableContent, "the session cannot be exported: \(error)")
@@ -194,13 +191,10 @@ final class InspectorHandler: HTTPHandler, Sendable {
           "a test is made of an app's session recording (rpg, movies, todo) only"
         )
       }
-      return HTTPResponse(
-        statusCode: .ok,
-        headers: [
-          .contentType: "text/x-swift; charset=utf-8",
-          HTTPHeader("Content-Disposition"): "attachment; filename=\"\(test.name)\"",
-        ],
-        body: Data(test.source.utf8)
+      return Self.attachment(
+        Data(test.source.utf8),
+        type: "text/x-swift; charset=utf-8",
+        named: test.name
       )
     case "/api/trace":
       let last = request.query["last"].map { Int($0) } ?? 10_000
@@ -211,13 +205,10 @@ final class InspectorHandler: HTTPHandler, Sendable {
         )
       }
       do {
-        return HTTPResponse(
-          statusCode: .ok,
-          headers: [
-            .contentType: "application/json; charset=utf-8",
-            HTTPHeader("Content-Disposition"): "attachment; filename=\"cascade-trace.json\"",
-          ],
-          body: try await api.trace(last: last)
+        return Self.attachment(
+          try await api.trace(last: last),
+          type: "application/json; charset=utf-8",
+          named: "cascade-trace.json"
         )
       } catch {
         return Self.text(.notFound, error.description)
@@ -268,6 +259,18 @@ final class InspectorHandler: HTTPHandler, Sendable {
 
   private static func asset(_ text: String, type: String) -> HTTPResponse {
     HTTPResponse(statusCode: .ok, headers: [.contentType: type], body: Data(text.utf8))
+  }
+
+  /// `body` as a file to save, named `name`.
+  private static func attachment(_ body: Data, type: String, named name: String) -> HTTPResponse {
+    HTTPResponse(
+      statusCode: .ok,
+      headers: [
+        .contentType: type,
+        HTTPHeader("Content-Disposition"): "attachment; filename=\"\(name)\"",
+      ],
+      body: body
+    )
   }
 
   private static func json(_ data: Data) -> HTTPResponse {
