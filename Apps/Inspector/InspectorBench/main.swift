@@ -2,15 +2,16 @@
 //
 //   swift run -c release --package-path Apps cascade-inspector-bench scrub [INPUTS] [TASKS]
 //   swift run -c release --package-path Apps cascade-inspector-bench live [INPUTS] [TASKS]
-//   swift run -c release --package-path Apps cascade-inspector-bench live-rpg [INTENTS]
+//   swift run -c release --package-path Apps cascade-inspector-bench live-rpg [INTENTS] [ARCH]
 //
 // scrub: a todo session recording of INPUTS inputs (default 100,000) on a list of TASKS tasks
 // (default 30,000: a state of about 3 MB as JSON), opened as cascade-inspect opens it; the time
 // to open it, to compute its checkpoints, and to answer 200 jumps to seeded random steps.
 // live: a store holding the same list processes INPUTS inputs (default 200), with and without a
 // live inspector's middleware (`--inspect`), and the inputs per second of each.
-// live-rpg: the game, on each architecture, handles INTENTS intents (default 20,000), with and
-// without `--inspect`, and the intents per second of each.
+// live-rpg: the game, on each architecture (or on ARCH: store, reactor, feedback), handles
+// INTENTS intents (default 20,000), with and without `--inspect`, and the intents per second of
+// each. For a profiler, CASCADE_BENCH_ONLY=plain or =inspected runs only those.
 import AppSupport
 import CascadeStore
 import CustomDump
@@ -209,13 +210,13 @@ func live(inputs: Int, taskCount: Int) async {
 /// The game (`rpg`) on each architecture: `intents` intents (explore, attack, rest, potion, flee)
 /// sent at once after a new game, and the time until all are handled, with and without the live
 /// inspector `rpg --inspect` adds; best of five, alternated.
-func liveRPG(intents: Int) async {
+func liveRPG(intents: Int, only: Architecture?) async {
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("inspector-bench-\(UUID().uuidString)")
   try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
   let cycle: [GameIntent] = [.explore, .attack, .attack, .rest, .drinkPotion, .explore, .flee]
-  for architecture in Architecture.allCases {
+  for architecture in Architecture.allCases where only.map({ $0 == architecture }) ?? true {
     func run(_ inspector: LiveInspector?) async -> Double {
       let game = makeGameSession(
         architecture,
@@ -238,9 +239,16 @@ func liveRPG(intents: Int) async {
     var steps = 0
     var captured = 0
     for _ in 0..<5 {
-      plain = max(plain, await run(nil))
+      if ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"] != "inspected" {
+        plain = max(plain, await run(nil))
+      }
       let inspector = LiveInspector(app: "rpg", architecture: architecture, command: "bench")
-      inspected = max(inspected, await run(inspector))
+      if ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"] != "plain" {
+        inspected = max(inspected, await run(inspector))
+        // Not timed: the next run starts once this one's steps are published, so that the
+        // inspection's thread does not run on beside it.
+        await inspector.caughtUp()
+      }
       steps = inspector.stepCount
       captured = inspector.capturedCount
     }
@@ -248,7 +256,7 @@ func liveRPG(intents: Int) async {
       "live rpg (\(architecture)): \(intents) intents: \(Int(plain)) intents/s plain, "
         + "\(Int(inspected)) intents/s inspected (`--inspect`): "
         + String(format: "%.1f %% of the throughput lost", (1 - inspected / plain) * 100)
-        + "; \(steps) steps published when the game finished, \(captured) with their states"
+        + "; \(steps) steps published, \(captured) with their states"
     )
   }
 }
@@ -260,7 +268,10 @@ switch mode {
 case "scrub":
   try await scrub(inputs: numbers.first ?? 100_000, taskCount: numbers.dropFirst().first ?? 30_000)
 case "live-rpg":
-  await liveRPG(intents: numbers.first ?? 20_000)
+  await liveRPG(
+    intents: numbers.first ?? 20_000,
+    only: arguments.dropFirst().lazy.compactMap { Architecture(rawValue: $0) }.first
+  )
 case "live":
   await live(inputs: numbers.first ?? 200, taskCount: numbers.dropFirst().first ?? 30_000)
 default:

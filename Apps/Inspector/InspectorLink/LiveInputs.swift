@@ -39,9 +39,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   private let kind: StepKind
   private let encode: @Sendable (Input) -> (any Encodable)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
-  private let shared = LockedValue(Shared())
+  private let shared = LockedValue(LiveShared())
   /// The inputs of the steps published, in order (for replays); the thread appends to it.
-  private let publishedInputs = LockedValue<[Recorded]>([])
+  private let publishedInputs = LockedValue<[Logged]>([])
   private let wakeup = Wakeup()
   /// The engine's timings of the architecture (``tracer``), for the endpoint's trace.
   let timings = TraceBuffer()
@@ -57,50 +57,6 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     public var input: Input
     /// The reactor's mutation, if the architecture has mutations.
     public var mutation: (any Sendable)?
-    /// The architecture's input count when it was processed, from 1.
-    var sequence: UInt64 = 0
-  }
-
-  /// An input as the app's thread logs it: in a non-generic array, whose appends are
-  /// specialized however the middleware is reached (an `Array<Recorded>`'s, in this generic
-  /// class called through `any Middleware`, were not: several times the cost).
-  private struct Logged: Sendable {
-    var input: any Sendable
-    var mutation: (any Sendable)?
-    var sequence: UInt64
-  }
-
-  /// A state handed over, after step `index`.
-  private struct Handed: Sendable {
-    var index: Int
-    var state: State
-  }
-
-  private struct Shared: Sendable {
-    /// The inputs processed and not yet taken by the thread (the steps from `taken` on).
-    var pending: [Logged] = []
-    /// How many inputs were processed.
-    var total = 0
-    /// How many steps the thread has taken to publish.
-    var published = 0
-    /// The small states handed over and not yet taken by the thread, oldest first.
-    var handed: [Handed] = []
-    /// The large state handed over and not yet taken: only the latest is kept (a slot, not an
-    /// array, for the app's thread: no array operation per input).
-    var latest: Handed?
-    /// The state before the first input, handed over for the first step's diff.
-    var first: Handed?
-    /// Whether the thread is encoding (then a large state handed over is let go at the next
-    /// input).
-    var encoding = false
-    /// Whether the thread was woken and has not yet looked.
-    var woken = false
-    /// Whether the last state encoded was large: keep only the latest.
-    var latestOnly = false
-    /// Whether the state before the first input is still to be handed over, for its diff.
-    var wantsFirst = true
-    /// Those waiting for every step recorded to be published.
-    var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
   init(
@@ -148,17 +104,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       } else if shared.encoding {
         shared.latest = nil
       }
-      updateInterceptWork(shared)
+      interceptWork.store(shared.interceptWork, ordering: .relaxed)
     }
     return input
-  }
-
-  /// Says whether ``intercept(_:state:)`` has work, from `shared` (under its lock).
-  private func updateInterceptWork(_ shared: Shared) {
-    interceptWork.store(
-      shared.wantsFirst || (shared.encoding && shared.latest != nil),
-      ordering: .relaxed
-    )
   }
 
   /// Returns once every step processed so far is published (the thread has caught up with the
@@ -178,31 +126,22 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   /// The inputs of the first `count` steps, in order.
   public func inputs(ofFirst count: Int) -> [Recorded] {
-    publishedInputs.withLock { Array($0.prefix(count)) }
+    publishedInputs.withLock { Array($0.prefix(count)) }.map { logged in
+      // Safety of the cast: `process` logged an `Input`.
+      Recorded(input: logged.input as! Input, mutation: logged.mutation)
+    }
   }
 
   /// Records the input and hands the state over to the thread: no copy and no encoding here.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    let wakeTask = shared.withLock { shared -> Bool in
-      shared.pending.append(
-        Logged(input: record.input, mutation: record.mutation, sequence: record.sequence)
-      )
-      shared.total += 1
-      let handed = Handed(index: shared.total - 1, state: record.state)
-      // A small state waits with the others, up to `mostQueued`; beyond, or when the states
-      // are large, it replaces the one in the slot, which `intercept` empties while the thread
-      // is busy.
-      if !shared.latestOnly, shared.handed.count < Self.mostQueued {
-        shared.handed.append(handed)
-      } else {
-        shared.latest = handed
-        if shared.encoding { updateInterceptWork(shared) }
-      }
-      guard !shared.encoding, !shared.woken else { return false }
-      shared.woken = true
-      return true
+    let logged = Logged(input: record.input, mutation: record.mutation, sequence: record.sequence)
+    let mostQueued = Self.mostQueued
+    let wake = shared.withLock { shared in
+      let wake = shared.log(logged, state: record.state, mostQueued: mostQueued)
+      if shared.interceptWork { interceptWork.store(true, ordering: .relaxed) }
+      return wake
     }
-    if wakeTask { wakeup.signal() }
+    if wake { wakeup.signal() }
   }
 
   /// The thread's work when woken: publishes the steps up to the states handed over, with them,
@@ -231,7 +170,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         let from = shared.published
         shared.published = upTo
         shared.encoding = upTo > from
-        updateInterceptWork(shared)
+        self.interceptWork.store(shared.interceptWork, ordering: .relaxed)
         var caughtUp: [CheckedContinuation<Void, Never>] = []
         if upTo == from {
           caughtUp = shared.waiters
@@ -242,36 +181,31 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       for waiter in caughtUp { waiter.resume() }
       // `carry` holds the steps from `from` on that were taken and not yet published.
       carry.append(contentsOf: batch)
-      let steps = carry.prefix(upTo - from).map { logged in
-        // Safety of the cast: `process` logged an `Input`.
-        Recorded(
-          input: logged.input as! Input,
-          mutation: logged.mutation,
-          sequence: logged.sequence
-        )
-      }
+      let steps = Array(carry.prefix(upTo - from))
       carry.removeFirst(steps.count)
       publishedInputs.withLock { $0.append(contentsOf: steps) }
       if let first {
-        previous = (-1, (try? LiveInspector.encoder.encode(first.state)) ?? Data("null".utf8))
+        previous = (-1, encoded(first.state))
       }
       var states = taken.makeIterator()
       var next = states.next()
       if steps.isEmpty { return previous }
       let working = ContinuousClock.now
       var lastSize: Int?
-      for (offset, recorded) in steps.enumerated() {
+      for (offset, logged) in steps.enumerated() {
         let index = from + offset
         var state: Data?
         if let handed = next, handed.index == index {
           next = states.next()
           // Once a state proves large, only the last of those taken is encoded.
           if lastSize.map({ $0 <= Self.smallState }) ?? true || next == nil {
-            state = (try? LiveInspector.encoder.encode(handed.state)) ?? Data("null".utf8)
+            state = encoded(handed.state)
             lastSize = state?.count
           }
         }
-        publish(recorded, at: index, state: state, after: previous)
+        // Safety of the cast: `process` logged an `Input`.
+        let recorded = Recorded(input: logged.input as! Input, mutation: logged.mutation)
+        publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
       }
       let appIsBusy = shared.withLock { shared in
@@ -282,7 +216,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         // rests.
         let busy = shared.total > shared.published
         shared.encoding = busy
-        updateInterceptWork(shared)
+        self.interceptWork.store(shared.interceptWork, ordering: .relaxed)
         return busy
       }
       if appIsBusy {
@@ -295,6 +229,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     }
   }
 
+  /// A state handed over, as JSON.
+  private func encoded(_ state: any Sendable) -> Data {
+    // Safety of the cast: `process` and `intercept` handed over a `State`.
+    (try? LiveInspector.encoder.encode(state as! State)) ?? Data("null".utf8)
+  }
+
   /// The longest rest the thread takes between two batches while the app is busy.
   static var mostRest: Duration { .milliseconds(200) }
 
@@ -302,6 +242,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// state encoded when it was captured.
   private func publish(
     _ recorded: Recorded,
+    sequence: UInt64,
     at index: Int,
     state: Data?,
     after previous: (index: Int, state: Data)?
@@ -319,7 +260,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     var message = StepMessage(
       step: StepMessage.Step(
         index: index,
-        sequence: Int(recorded.sequence),
+        sequence: Int(sequence),
         kind: (recorded.mutation == nil ? kind : .mutation).description,
         description: description,
         source: (isEffectOutcome(recorded.input, recorded.mutation) ? StepSource.effect : .user)
@@ -335,9 +276,80 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       index: index,
       head: message.head(input: StepMessage.payload(input: input, mutation: mutation)),
       state: state,
-      sequence: recorded.sequence,
+      sequence: sequence,
       name: description
     )
+  }
+}
+
+// The app's side of the live middleware, in types of their own and not nested in the generic
+// class: `LiveInputs` is reached through `any Middleware`, so its code runs unspecialized, and
+// every value of a type that depends on `Input` or `State` (a struct holding a state, an array or
+// an optional of one) costs a lookup of that type's metadata in the runtime's tables each time it
+// is made, copied or destroyed — most of what inspection cost the app per input
+// (`cascade-inspector-bench live-rpg`, under perf). Here the input and the state are held as
+// `any Sendable` (one larger than three words is boxed: an allocation, without a lookup), so the
+// bookkeeping is ordinary specialized code.
+
+/// An input as the app's thread logs it.
+private struct Logged: Sendable {
+  var input: any Sendable
+  var mutation: (any Sendable)?
+  var sequence: UInt64
+}
+
+/// A state handed over, after step `index`.
+private struct Handed: Sendable {
+  var index: Int
+  var state: any Sendable
+}
+
+/// What the app's thread and the live middleware's thread share, under a lock.
+private struct LiveShared: Sendable {
+  /// The inputs processed and not yet taken by the thread (the steps from `taken` on).
+  var pending: [Logged] = []
+  /// How many inputs were processed.
+  var total = 0
+  /// How many steps the thread has taken to publish.
+  var published = 0
+  /// The small states handed over and not yet taken by the thread, oldest first.
+  var handed: [Handed] = []
+  /// The large state handed over and not yet taken: only the latest is kept (a slot, not an
+  /// array, for the app's thread: no array operation per input).
+  var latest: Handed?
+  /// The state before the first input, handed over for the first step's diff.
+  var first: Handed?
+  /// Whether the thread is encoding (then a large state handed over is let go at the next
+  /// input).
+  var encoding = false
+  /// Whether the thread was woken and has not yet looked.
+  var woken = false
+  /// Whether the last state encoded was large: keep only the latest.
+  var latestOnly = false
+  /// Whether the state before the first input is still to be handed over, for its diff.
+  var wantsFirst = true
+  /// Those waiting for every step recorded to be published.
+  var waiters: [CheckedContinuation<Void, Never>] = []
+
+  /// Whether ``LiveInputs/intercept(_:state:)`` has work.
+  var interceptWork: Bool { wantsFirst || (encoding && latest != nil) }
+
+  /// Logs an input and the state after it; returns whether the thread is to be woken.
+  mutating func log(_ logged: Logged, state: some Sendable, mostQueued: Int) -> Bool {
+    pending.append(logged)
+    total += 1
+    // A small state waits with the others, up to `mostQueued`; beyond, or when the states
+    // are large, it replaces the one in the slot, which `intercept` empties while the thread
+    // is busy.
+    let handed = Handed(index: total - 1, state: state)
+    if !latestOnly, self.handed.count < mostQueued {
+      self.handed.append(handed)
+    } else {
+      latest = handed
+    }
+    guard !encoding, !woken else { return false }
+    woken = true
+    return true
   }
 }
 

@@ -87,6 +87,8 @@ public final class LiveInspector: Sendable {
     var replay: (@Sendable (Int) async throws -> any Encodable & Sendable)?
     /// The timings of the architecture inspected (``LiveInputs/tracer``).
     var timings: TraceBuffer?
+    /// Waits for the middleware's thread to publish every step processed so far.
+    var caughtUp: (@Sendable () async -> Void)?
   }
 
   /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
@@ -174,8 +176,18 @@ public final class LiveInspector: Sendable {
       encode: encode,
       isEffectOutcome: isEffectOutcome
     )
-    shared.withLock { $0.timings = inputs.timings }
+    shared.withLock { shared in
+      shared.timings = inputs.timings
+      // Weakly: the middleware holds the endpoint, and its thread ends with it.
+      shared.caughtUp = { [weak inputs] in await inputs?.published() }
+    }
     return inputs
+  }
+
+  /// Returns once every step the app processed so far is published: ``LiveInputs/published()``
+  /// of its middleware.
+  public func caughtUp() async {
+    await shared.withLock { $0.caughtUp }?()
   }
 
   /// Publishes step `index`, the next one.

@@ -134,7 +134,8 @@ import Testing
     }
     #expect(finished)
     await store.finish()
-    await inputs.published()
+    // The endpoint's wait for its middleware's thread (`inputs.published()`).
+    await inspector.caughtUp()
     let total = 4 * perThread
     #expect(inspector.stepCount == total)
     #expect(inspector.capturedCount >= 1)
