@@ -230,6 +230,73 @@ struct ChromeTraceRecorderTests {
     #expect(ChromeTrace(process: "empty").isEmpty)
   }
 
+  /// A middleware whose tracer is a `TraceBuffer`, switched off at first.
+  struct Buffered: Middleware {
+    let buffer = TraceBuffer(tracing: false)
+    var tracer: (any StoreTracer)? { buffer }
+    var interceptsInputs: Bool { false }
+    func process(_ record: MiddlewareRecord<Op, Tally>) {}
+  }
+
+  /// The inputs' slices of `buffer`'s trace, by their sequences.
+  static func tracedSequences(_ buffer: TraceBuffer) throws -> [Int] {
+    try events(of: buffer.trace(process: "tally") { _, _ in nil }.json())
+      .filter { $0["cat"] as? String == "input" }
+      .compactMap { ($0["args"] as? [String: Any])?["sequence"] as? Int }
+  }
+
+  /// A tracer switched off (`isTracing` false) is handed no input: the engine reads no clock for
+  /// it; switched on, it has the inputs from then on, and off again, no more.
+  @Test(arguments: Arch.allCases)
+  func aTracerSwitchedOffIsHandedNothingAndOnKeepsFromThen(_ arch: Arch) throws {
+    let buffered = Buffered()
+    let running = Running.make(arch, middlewares: [buffered])
+    running.send(.add(1))
+    running.send(.add(2))
+    #expect(try Self.tracedSequences(buffered.buffer).isEmpty)
+
+    buffered.buffer.startTracing()
+    running.send(.add(3))
+    running.send(.multiply(2))
+    buffered.buffer.stopTracing()
+    running.send(.add(4))
+    #expect(try Self.tracedSequences(buffered.buffer) == [3, 4])
+  }
+
+  /// Beside a tracer that traces, one switched off ignores what it is handed; an effect begun
+  /// while tracing ends in the trace after the tracing stopped, one begun before is not in it.
+  @Test func aTracerOffIgnoresTheTimingsAndKeepsTheEndsOfTheEffectsItSawBegin() async throws {
+    let buffered = Buffered()
+    let collector = Collector()
+    let store = Store(
+      initialState: Tally(),
+      middlewares: [buffered, collector],
+      scheduler: TestScheduler()
+    ) { state, op in state.apply(op) }
+    let gate = AsyncStream<Void>.makeStream()
+    store.run("before") { _, _ in
+      for await _ in gate.stream { break }
+    }
+    store.send(.add(1))
+    buffered.buffer.startTracing()
+    store.run("during") { _, _ in
+      for await _ in gate.stream { break }
+    }
+    store.send(.add(2))
+    buffered.buffer.stopTracing()
+    gate.continuation.finish()
+    await store.finish()
+
+    #expect(collector.steps.values.map(\.sequence) == [1, 2])
+    #expect(try Self.tracedSequences(buffered.buffer) == [2])
+    let effects = try Self.events(
+      of: buffered.buffer.trace(process: "tally") { _, _ in nil }.json()
+    )
+    .filter { $0["ph"] as? String == "b" || $0["ph"] as? String == "e" }
+    #expect(effects.map { $0["name"] as? String } == ["during", "during"])
+    #expect((effects.last?["args"] as? [String: Any])?["outcome"] as? String == "ended")
+  }
+
   static func events(of json: String) throws -> [[String: Any]] {
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
     #expect(object?["displayTimeUnit"] as? String == "ns")

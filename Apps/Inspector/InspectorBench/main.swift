@@ -11,7 +11,8 @@
 // live inspector's middleware (`--inspect`), and the inputs per second of each.
 // live-rpg: the game, on each architecture (or on ARCH: store, reactor, feedback), handles
 // INTENTS intents (default 20,000), with and without `--inspect`, and the intents per second of
-// each. For a profiler, CASCADE_BENCH_ONLY=plain or =inspected runs only those.
+// each, and with the trace's timings too (as while a client is attached). For a profiler,
+// CASCADE_BENCH_ONLY=plain, =inspected or =traced runs only those.
 import AppSupport
 import CascadeStore
 import CustomDump
@@ -236,27 +237,35 @@ func liveRPG(intents: Int, only: Architecture?) async {
     }
     var plain = 0.0
     var inspected = 0.0
+    var traced = 0.0
     var steps = 0
     var captured = 0
+    let only = ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"]
     for _ in 0..<5 {
-      if ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"] != "inspected" {
+      if only == nil || only == "plain" {
         plain = max(plain, await run(nil))
       }
-      let inspector = LiveInspector(app: "rpg", architecture: architecture, command: "bench")
-      if ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"] != "plain" {
-        inspected = max(inspected, await run(inspector))
+      // Inspected with no client attached, then timed as while a client is attached.
+      for timed in [false, true] where only == nil || only == (timed ? "traced" : "inspected") {
+        let inspector = LiveInspector(app: "rpg", architecture: architecture, command: "bench")
+        if timed { inspector.startTracing() }
+        let rate = await run(inspector)
+        if timed { traced = max(traced, rate) } else { inspected = max(inspected, rate) }
         // Not timed: the next run starts once this one's steps are published, so that the
         // inspection's thread does not run on beside it.
         await inspector.caughtUp()
+        steps = inspector.stepCount
+        captured = inspector.capturedCount
       }
-      steps = inspector.stepCount
-      captured = inspector.capturedCount
+    }
+    func lost(_ rate: Double) -> String {
+      String(format: "%.1f %% of the throughput lost", (1 - rate / plain) * 100)
     }
     print(
       "live rpg (\(architecture)): \(intents) intents: \(Int(plain)) intents/s plain, "
-        + "\(Int(inspected)) intents/s inspected (`--inspect`): "
-        + String(format: "%.1f %% of the throughput lost", (1 - inspected / plain) * 100)
-        + "; \(steps) steps published, \(captured) with their states"
+        + "\(Int(inspected)) inspected (`--inspect`, \(lost(inspected))), \(Int(traced)) "
+        + "inspected and timed (a client attached, \(lost(traced))); \(steps) steps published, "
+        + "\(captured) with their states"
     )
   }
 }

@@ -43,8 +43,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// The inputs of the steps published, in order (for replays); the thread appends to it.
   private let publishedInputs = LockedValue<[Logged]>([])
   private let wakeup = Wakeup()
-  /// The engine's timings of the architecture (``tracer``), for the endpoint's trace.
-  let timings = TraceBuffer()
+  /// The engine's timings of the architecture (``tracer``), for the endpoint's trace: kept while
+  /// a client is connected (``LiveInspector``), off otherwise, when the engine reads no clock.
+  let timings = TraceBuffer(tracing: false)
   /// Whether ``intercept(_:state:)`` has work.
   ///
   /// It has when the first state is to be handed over, or a large state let go while the

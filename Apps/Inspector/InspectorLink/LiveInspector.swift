@@ -30,7 +30,9 @@ public import Foundation
 /// It may send `{"trace":{"id":K,"last":N}}`: the engine's timings of the last `N` inputs (1 to
 /// 100,000) and of the effects that ran meanwhile, in Chrome's trace event format (Perfetto opens
 /// it: `CascadeMiddleware.ChromeTrace`), each input named as its step; the answer is
-/// `{"traced":{"id":K},"trace":{…}}`.
+/// `{"traced":{"id":K},"trace":{…}}`. The app is timed only while a client is connected (from
+/// the first one's connection to the last one's departure): with none, the engine reads no clock
+/// for it, and the trace holds the inputs of the times someone looked.
 ///
 /// ```swift
 /// let inspector = LiveInspector(app: "todo", architecture: .store, command: "shell")
@@ -178,10 +180,17 @@ public final class LiveInspector: Sendable {
     )
     shared.withLock { shared in
       shared.timings = inputs.timings
+      if !shared.clients.isEmpty { inputs.timings.startTracing() }
       // Weakly: the middleware holds the endpoint, and its thread ends with it.
       shared.caughtUp = { [weak inputs] in await inputs?.published() }
     }
     return inputs
+  }
+
+  /// Times the app from now on, as a client's connection does, until the last client connected
+  /// leaves: for a benchmark of what the timing costs (`cascade-inspector-bench live-rpg`).
+  public func startTracing() {
+    shared.withLock { $0.timings?.startTracing() }
   }
 
   /// Returns once every step the app processed so far is published: ``LiveInputs/published()``
@@ -225,6 +234,8 @@ public final class LiveInspector: Sendable {
       let id = shared.nextClient
       shared.nextClient += 1
       shared.clients[id] = continuation
+      // The app is timed while someone looks: the trace starts with the first client.
+      shared.timings?.startTracing()
       return id
     }
     return (id, stream)
@@ -232,7 +243,11 @@ public final class LiveInspector: Sendable {
 
   /// Ends a client's stream.
   func disconnect(_ id: Int) {
-    let client = shared.withLock { $0.clients.removeValue(forKey: id) }
+    let client = shared.withLock { shared in
+      let client = shared.clients.removeValue(forKey: id)
+      if shared.clients.isEmpty { shared.timings?.stopTracing() }
+      return client
+    }
     client?.finish()
   }
 

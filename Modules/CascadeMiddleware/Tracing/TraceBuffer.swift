@@ -1,5 +1,6 @@
 public import CascadeStore
 import CascadeStreams
+import Synchronization
 
 /// A `StoreTracer` that keeps the last inputs' timings and effects in memory, and makes a
 /// ``ChromeTrace`` of them when asked: what ``ChromeTraceRecorder`` keeps its timings in, and what
@@ -16,6 +17,9 @@ import CascadeStreams
 /// 10 MB at the default 100,000. Older ones are let go.
 ///
 /// **Cost.** A lock and an append per call, on the calling thread; no allocation once full.
+/// Switched off (``stopTracing()``, or `tracing: false` at its creation), it costs the
+/// architecture one check per input: the engine reads no clock and hands it nothing
+/// (``StoreTracer/isTracing``).
 public final class TraceBuffer: StoreTracer {
   private struct Kept {
     var steps = Ring<(timing: StepTiming, input: (any Sendable)?)>()
@@ -26,30 +30,47 @@ public final class TraceBuffer: StoreTracer {
   /// How many inputs' timings, and apart ended effects, are kept.
   public let capacity: Int
   private let kept = LockedValue(Kept())
+  private let tracing: Atomic<Bool>
 
-  /// Keeps the last `capacity` inputs' timings and effects (at least 1).
-  public init(capacity: Int = 100_000) {
+  /// Keeps the last `capacity` inputs' timings and effects (at least 1), from now on if
+  /// `tracing`, else from ``startTracing()`` on.
+  public init(capacity: Int = 100_000, tracing: Bool = true) {
     self.capacity = max(1, capacity)
+    self.tracing = Atomic(tracing)
   }
 
-  /// Keeps an input's timings.
+  /// Whether it keeps the timings of the inputs and effects that begin now.
+  public var isTracing: Bool { tracing.load(ordering: .relaxed) }
+
+  /// Keeps the timings of the inputs and effects that begin from now on (those kept before stay).
+  public func startTracing() { tracing.store(true, ordering: .relaxed) }
+
+  /// Keeps no more timings of the inputs and effects that begin from now on; those kept stay,
+  /// and the effects already started have their ends kept.
+  public func stopTracing() { tracing.store(false, ordering: .relaxed) }
+
+  /// Keeps an input's timings (while tracing).
   public func traced(_ step: StepTiming) {
+    guard isTracing else { return }
     let capacity = self.capacity
     kept.withLock { $0.steps.append((step, nil), capacity: capacity) }
   }
 
-  /// Keeps an input's timings with the input, for ``trace(process:last:name:)`` to name it.
+  /// Keeps an input's timings with the input, for ``trace(process:last:name:)`` to name it
+  /// (while tracing).
   public func traced(_ step: StepTiming, input: any Sendable) {
+    guard isTracing else { return }
     let capacity = self.capacity
     kept.withLock { $0.steps.append((step, input), capacity: capacity) }
   }
 
-  /// Notes an effect's start.
+  /// Notes an effect's start (while tracing).
   public func effectStarted(_ effect: Int, name: String, at time: UInt64) {
+    guard isTracing else { return }
     kept.withLock { $0.running[effect] = (name, time) }
   }
 
-  /// Keeps an effect that ended.
+  /// Keeps an effect that ended, if its start was noted.
   public func effectEnded(_ effect: Int, cancelled: Bool, at time: UInt64) {
     let capacity = self.capacity
     kept.withLock { kept in

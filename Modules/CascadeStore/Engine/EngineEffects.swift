@@ -87,7 +87,9 @@ extension StoreEngine {
     guard let (command, probe) = registered else { return }
     _ = Resources.increment(charging: account)
     probe?.commandStarted(command.id, name)
-    if tracing { tracer?.effectStarted(command.id, name: name, at: StepTiming.now) }
+    if tracing, tracerIsTracing() {
+      tracer?.effectStarted(command.id, name: name, at: StepTiming.now)
+    }
     // The task begins at once, on this thread, and runs here until its first suspension: so
     // effects started one after another (by one input) begin in that order, always, however
     // busy the cooperative pool is. No lock is held.
@@ -126,10 +128,11 @@ extension StoreEngine {
     _ = Resources.increment(charging: account)
     // The name is only made for a probe or a tracer: describing an input can cost thousands of
     // instructions.
-    if probe != nil || tracing {
+    let timed = tracing && tracerIsTracing()
+    if probe != nil || timed {
       let name = name()
       probe?.commandStarted(origin.id, name)
-      if tracing { tracer?.effectStarted(origin.id, name: name, at: StepTiming.now) }
+      if timed { tracer?.effectStarted(origin.id, name: name, at: StepTiming.now) }
     }
     return origin
   }

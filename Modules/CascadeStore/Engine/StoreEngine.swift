@@ -395,7 +395,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
     if hasMiddlewares {
-      let received = tracing ? Self.traceClock() : 0
+      let received = tracing ? traceClock() : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
         return
       }
@@ -433,11 +433,19 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     if tracing { noteInterception(received: 0) }
   }
 
-  /// The clock of the timings (``StepTiming/now``), out of line: inlined, its code made the
-  /// engine's processing functions larger whether a tracer is there or not, and changed how the
-  /// optimizer compiled them (callgrind, W1 Reactor: +45 instructions per action with no tracer).
+  /// The clock of the timings (``StepTiming/now``), or 0 while the tracer does not trace.
+  ///
+  /// Out of line, with the check (``StoreTracer/isTracing``), so that the engine's processing
+  /// functions are compiled the same whether a tracer is there or not. Inlined, the clock made
+  /// them larger and changed how the optimizer compiled them (callgrind, W1 Reactor: +45
+  /// instructions per action with no tracer); the check asked in them, +38.
   @usableFromInline @inline(never)
-  static func traceClock() -> UInt64 { StepTiming.now }
+  func traceClock() -> UInt64 { tracer?.isTracing == true ? StepTiming.now : 0 }
+
+  /// Whether the tracer times what begins now (``StoreTracer/isTracing``); out of line, as
+  /// ``traceClock()``, and asked only when there is a tracer.
+  @usableFromInline @inline(never)
+  func tracerIsTracing() -> Bool { tracer?.isTracing ?? false }
 
   /// Notes when the input in hand was taken (`received`) and that its interception ends now, for
   /// its first reduction's timing; `received` 0 forgets them.
@@ -467,7 +475,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       storage.unlock()
       return
     }
-    let reduceStart = tracing ? Self.traceClock() : 0
+    let reduceStart = tracing ? traceClock() : 0
     let probe = machine.pointee.probe
     // Only with a probe (in tests) is the state copied before the reducer.
     let probedState = probe.map { _ in machine.pointee.state }
@@ -486,7 +494,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       if secondReduction != nil { reducer(&secondReduction!, action) }
       #endif
     }
-    let reduced = tracing ? Self.traceClock() : 0
+    let reduced = tracing ? traceClock() : 0
     let sequence = machine.pointee.endReduction()
     let subscriptions = machine.pointee.subscriptions
     let hasParked = !machine.pointee.parked.isEmpty
@@ -510,7 +518,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       )
       middlewares.process(record)
     }
-    let processed = tracing ? Self.traceClock() : 0
+    let processed = tracing ? traceClock() : 0
     notify(subscriptions)
     if tracing {
       trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
@@ -522,6 +530,12 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// the interception's, if this is the input's first reduction, and the delivery's end, now.
   @usableFromInline
   func trace(sequence: UInt64, reduceStart: UInt64, reduced: UInt64, processed: UInt64) {
+    // The tracer did not trace when the input began, or stopped meanwhile: no timing.
+    guard reduceStart != 0, reduced != 0, processed != 0 else {
+      machine.pointee.holder.traceReceived = 0
+      machine.pointee.holder.traceIntercepted = 0
+      return
+    }
     let delivered = StepTiming.now
     var received = machine.pointee.holder.traceReceived
     var intercepted = machine.pointee.holder.traceIntercepted

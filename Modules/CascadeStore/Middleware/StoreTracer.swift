@@ -40,6 +40,21 @@ public protocol StoreTracer: AnyObject, Sendable {
   /// Effect `effect` ended at `time`: returned, failed, completed, or was cancelled
   /// (`cancelled`).
   func effectEnded(_ effect: Int, cancelled: Bool, at time: UInt64)
+  /// Whether the engine times the inputs and effects that begin now: `true` unless the tracer
+  /// says otherwise.
+  ///
+  /// A tracer switched on and off (an inspector's, on only while someone looks) answers `false`
+  /// while off: the engine then reads no clock for the inputs and effects that begin. It asks
+  /// once as each input and each effect begins, so reading it must be cheap (an atomic load).
+  /// Every effect's end is reported, whatever the answer when it began, and a tracer that shares
+  /// an architecture with one that traces is handed the timings anyway: one that is off ignores
+  /// the timings and the effects it did not see start.
+  var isTracing: Bool { get }
+}
+
+extension StoreTracer {
+  /// Always tracing.
+  public var isTracing: Bool { true }
 }
 
 /// The timings of one input an architecture processed, in nanoseconds of ``now``.
@@ -122,4 +137,8 @@ final class StoreTracers: StoreTracer {
   func effectEnded(_ effect: Int, cancelled: Bool, at time: UInt64) {
     for tracer in tracers { tracer.effectEnded(effect, cancelled: cancelled, at: time) }
   }
+
+  /// Whether any of them traces; each is handed the timings regardless, and one that does not
+  /// trace ignores them.
+  var isTracing: Bool { tracers.contains { $0.isTracing } }
 }
