@@ -245,8 +245,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   func export() throws -> Data {
     let (origin, skips) = edits.withLock { ($0.origin, $0.skipped) }
     var machine = try machine(after: origin)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let encoder = SortedJSONEncoder(escapesSlashes: false)
     func stateLine(_ machine: Machine) throws -> Data {
       var line = Data(#"{"state":"#.utf8)
       line.append(try encoder.encode(machine.state))
@@ -396,8 +395,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     guard beforeMirror.displayStyle == .struct, beforeFields.count == afterFields.count,
       let keys = JSONDiff.topLevelKeys(of: state), Set(keys).isSubset(of: names)
     else { return try whole() }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+    let encoder = SortedJSONEncoder()
     var changes: [(key: String, text: String)] = []
     for (index, (old, new)) in zip(beforeFields, afterFields).enumerated() {
       guard old.label == new.label else { return try whole() }
@@ -433,9 +431,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
     }) {
       return kept
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let json = try encoder.encode(machine.state)
+    let json = try SortedJSONEncoder().encode(machine.state)
     encodedStates.withLock { kept in
       kept.append((count, skips, json))
       if kept.count > Self.encodedStatesKept { kept.removeFirst() }
@@ -524,9 +520,7 @@ final class Inspection<Machine: InspectedMachine>: InspectionAPI {
   }
 
   private func encode(_ value: some Encodable) -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    (try? SortedJSONEncoder().encode(value)) ?? Data("{}".utf8)
   }
 }
 

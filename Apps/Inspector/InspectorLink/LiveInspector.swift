@@ -342,11 +342,7 @@ public final class LiveInspector: Sendable {
     (try? encoder.encode(value)) ?? Data("{}".utf8)
   }
 
-  static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
+  static let encoder = SortedJSONEncoder(escapesSlashes: false)
 
   /// `value` as JSON text, keys sorted.
   static func json(_ value: [String: Any]) -> String {
