@@ -81,6 +81,17 @@ final class LiveInspection: FedInspection {
 
   /// Takes one message in; returns whether it was the hello.
   private func receive(_ data: Data) -> Bool {
+    // A trace (megabytes) is handed on as it came: only its `traced` member is read.
+    if data.starts(with: Self.tracedPrefix), let members = JSONDiff.topLevelMembers(of: data),
+      let traced = members.first(where: { $0.key == "traced" }),
+      let answer = try? JSONSerialization.jsonObject(with: data.member(at: traced.value))
+        as? [String: Any],
+      let id = answer["id"] as? Int
+    {
+      let reply = shared.withLock { $0.replies.removeValue(forKey: id) }
+      reply?.resume(returning: data)
+      return false
+    }
     guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
       return false
     }
@@ -156,14 +167,18 @@ final class LiveInspection: FedInspection {
     await ask { id in #"{"replay":{"id":\#(id),"steps":\#(step + 1)}}"# }
   }
 
+  /// How the app's answer to a trace begins (``LiveInspector``'s).
+  static let tracedPrefix = Data(#"{"traced":"#.utf8)
+
   /// `/api/trace`: the app's timings of its last `last` inputs, as Chrome's trace event format.
   func trace(last: Int) async throws(TraceUnavailable) -> Data {
     let answer = await ask { id in #"{"trace":{"id":\#(id),"last":\#(last)}}"# }
+    // The trace's bytes as the app wrote them: not parsed, not written again.
+    if let trace = JSONDiff.topLevelMembers(of: answer)?.first(where: { $0.key == "trace" }) {
+      return Data(answer.member(at: trace.value))
+    }
     guard let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
       throw TraceUnavailable(reason: "the app's answer is not JSON")
-    }
-    if let trace = object["trace"], let data = try? JSONSerialization.data(withJSONObject: trace) {
-      return data
     }
     let error =
       ((object["traced"] ?? object["replayed"]) as? [String: Any])?["error"] as? String
@@ -196,4 +211,12 @@ final class LiveInspection: FedInspection {
     }
   }
 
+}
+
+extension Data {
+  /// The bytes at `range`, offsets from the first byte (as ``JSONDiff/topLevelMembers(of:)``
+  /// gives them), whatever this data's indices are.
+  fileprivate func member(at range: Range<Int>) -> Data {
+    self[(startIndex + range.lowerBound)..<(startIndex + range.upperBound)]
+  }
 }

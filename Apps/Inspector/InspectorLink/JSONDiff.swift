@@ -70,6 +70,20 @@ public enum JSONDiff {
     }
   }
 
+  /// The members of `json`'s top-level object, each key with its value's bytes' range in `json`,
+  /// in their order, found without reading the values; `nil` if it is not an object.
+  public static func topLevelMembers(of json: Data) -> [(key: String, value: Range<Int>)]? {
+    json.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let walker = Walker(before: bytes, after: bytes, limit: 2)
+      let range = walker.trimmed(bytes, 0..<bytes.count)
+      guard !range.isEmpty, bytes[range.lowerBound] == Walker.openBrace,
+        let members = Walker.members(bytes, range)
+      else { return nil }
+      return members.map { (Walker.key(bytes, $0.key), $0.value) }
+    }
+  }
+
   private struct Walker {
     let before: UnsafeBufferPointer<UInt8>
     let after: UnsafeBufferPointer<UInt8>

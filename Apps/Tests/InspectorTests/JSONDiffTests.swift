@@ -126,4 +126,16 @@ import Testing
       JSONDiff.text(from: before, to: after) == "- [17000].done: false\n+ [17000].done: true"
     )
   }
+
+  /// An object's members are found without reading their values: a trace of megabytes is handed
+  /// on as its bytes.
+  @Test func topLevelMembersAreTheKeysAndTheirValuesBytes() throws {
+    let json = Data(#"{"traced":{"id":3},"trace":{"events":[1,"},\"x"]}, "last" : null}"#.utf8)
+    let members = try #require(JSONDiff.topLevelMembers(of: json))
+    #expect(members.map(\.key) == ["traced", "trace", "last"])
+    let values = members.map { String(decoding: json[$0.value], as: UTF8.self) }
+    #expect(values == [#"{"id":3}"#, #"{"events":[1,"},\"x"]}"#, "null"])
+    #expect(JSONDiff.topLevelMembers(of: Data("[1]".utf8)) == nil)
+    #expect(JSONDiff.topLevelMembers(of: Data(#"{"a":}"#.utf8)) == nil)
+  }
 }
