@@ -52,6 +52,30 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// thread encodes. Read without the lock on every input.
   private let interceptWork = Atomic<Bool>(true)
 
+  /// The classes that hold an input or a state too large for an existential's inline buffer,
+  /// looked up once, here: ``held(_:in:)`` makes one through the metatype, with no lookup of its
+  /// type (boxing it as `any Sendable` looked up the box's type each time).
+  private let inputHolder = Holder<Input>.self
+  private let stateHolder = Holder<State>.self
+
+  /// `value` as `any Sendable` for the thread: inline if it fits in the existential's three
+  /// words, else in a `Holder` made through `holder`.
+  private func held<Value: Sendable>(_ value: Value, in holder: Holder<Value>.Type) -> any Sendable
+  {
+    guard MemoryLayout<Value>.size > MemoryLayout<(Int, Int, Int)>.size else { return value }
+    // As a `Held`, whose type is not generic: made `any Sendable` as a `Holder<Value>`, the
+    // holder's type would be looked up.
+    let boxed: Held = holder.init(value)
+    return boxed
+  }
+
+  /// A value ``held(_:in:)`` gave.
+  private func unheld<Value: Sendable>(_ held: any Sendable) -> Value {
+    if let holder = held as? Holder<Value> { return holder.value }
+    // Safety of the cast: `held` was given a `Value`.
+    return held as! Value
+  }
+
   /// An input as it was processed: the reactor's mutation with its action.
   public struct Recorded: Sendable {
     /// The input.
@@ -76,9 +100,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     let thread = Thread { [weak self] in
       var previous: (index: Int, state: Data)?
       var carry: [Logged] = []
+      // The last batch's storage, emptied, for the app's thread to log into next: a log grown
+      // afresh from nothing each batch touched new memory (page faults on the app's thread).
+      var spare: [Logged] = []
       while wakeup.wait() {
         guard let self else { return }
-        previous = self.publishHanded(after: previous, carrying: &carry)
+        previous = self.publishHanded(after: previous, carrying: &carry, spare: &spare)
       }
     }
     thread.name = "cascade-live-inspection"
@@ -101,7 +128,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     shared.withLock { shared in
       if shared.wantsFirst {
         shared.wantsFirst = false
-        shared.first = Handed(index: -1, state: state)
+        shared.first = Handed(index: -1, state: held(state, in: stateHolder))
       } else if shared.encoding {
         shared.latest = nil
       }
@@ -129,16 +156,23 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   public func inputs(ofFirst count: Int) -> [Recorded] {
     publishedInputs.withLock { Array($0.prefix(count)) }.map { logged in
       // Safety of the cast: `process` logged an `Input`.
-      Recorded(input: logged.input as! Input, mutation: logged.mutation)
+      Recorded(input: unheld(logged.input), mutation: logged.mutation)
     }
   }
 
   /// Records the input and hands the state over to the thread: no copy and no encoding here.
   public func process(_ record: MiddlewareRecord<Input, State>) {
-    let logged = Logged(input: record.input, mutation: record.mutation, sequence: record.sequence)
+    // The record's fields read once, here: read in the closure below, each is a lookup of the
+    // record's type.
+    let logged = Logged(
+      input: held(record.input, in: inputHolder),
+      mutation: record.mutation,
+      sequence: record.sequence
+    )
+    let state = held(record.state, in: stateHolder)
     let mostQueued = Self.mostQueued
     let wake = shared.withLock { shared in
-      let wake = shared.log(logged, state: record.state, mostQueued: mostQueued)
+      let wake = shared.log(logged, state: state, mostQueued: mostQueued)
       if shared.interceptWork { interceptWork.store(true, ordering: .relaxed) }
       return wake
     }
@@ -147,9 +181,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   /// The thread's work when woken: publishes the steps up to the states handed over, with them,
   /// until none is left; returns the last state encoded, for the next diff.
+  ///
+  /// `spare` is an empty log with room, swapped for the app's.
   private func publishHanded(
     after previous: (index: Int, state: Data)?,
-    carrying carry: inout [Logged]
+    carrying carry: inout [Logged],
+    spare: inout [Logged]
   ) -> (index: Int, state: Data)? {
     var previous = previous
     while true {
@@ -165,8 +202,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         }
         let first = shared.first
         shared.first = nil
-        let batch = shared.pending
-        shared.pending = []
+        var batch = spare
+        swap(&batch, &shared.pending)
         let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.total)
         let from = shared.published
         shared.published = upTo
@@ -182,6 +219,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       for waiter in caughtUp { waiter.resume() }
       // `carry` holds the steps from `from` on that were taken and not yet published.
       carry.append(contentsOf: batch)
+      spare = consume batch
+      spare.removeAll(keepingCapacity: true)
       let steps = Array(carry.prefix(upTo - from))
       carry.removeFirst(steps.count)
       publishedInputs.withLock { $0.append(contentsOf: steps) }
@@ -205,7 +244,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
           }
         }
         // Safety of the cast: `process` logged an `Input`.
-        let recorded = Recorded(input: logged.input as! Input, mutation: logged.mutation)
+        let recorded = Recorded(input: unheld(logged.input), mutation: logged.mutation)
         publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
       }
@@ -233,7 +272,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// A state handed over, as JSON.
   private func encoded(_ state: any Sendable) -> Data {
     // Safety of the cast: `process` and `intercept` handed over a `State`.
-    (try? LiveInspector.encoder.encode(state as! State)) ?? Data("null".utf8)
+    (try? LiveInspector.encoder.encode(unheld(state) as State)) ?? Data("null".utf8)
   }
 
   /// The longest rest the thread takes between two batches while the app is busy.
@@ -336,7 +375,7 @@ private struct LiveShared: Sendable {
   var interceptWork: Bool { wantsFirst || (encoding && latest != nil) }
 
   /// Logs an input and the state after it; returns whether the thread is to be woken.
-  mutating func log(_ logged: Logged, state: some Sendable, mostQueued: Int) -> Bool {
+  mutating func log(_ logged: Logged, state: any Sendable, mostQueued: Int) -> Bool {
     pending.append(logged)
     total += 1
     // A small state waits with the others, up to `mostQueued`; beyond, or when the states
@@ -351,6 +390,20 @@ private struct LiveShared: Sendable {
     guard !encoding, !woken else { return false }
     woken = true
     return true
+  }
+}
+
+/// A value held for ``LiveInputs``' thread (see `held(_:in:)`), of any type.
+private class Held: @unchecked Sendable {
+  // Safety: no stored property; `Holder`'s is a `let` of a `Sendable` type.
+}
+
+/// A value held for ``LiveInputs``' thread.
+private final class Holder<Value: Sendable>: Held, @unchecked Sendable {
+  let value: Value
+
+  required init(_ value: Value) {
+    self.value = value
   }
 }
 
