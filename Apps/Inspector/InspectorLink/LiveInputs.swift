@@ -219,8 +219,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       for waiter in caughtUp { waiter.resume() }
       // `carry` holds the steps from `from` on that were taken and not yet published.
       carry.append(contentsOf: batch)
+      let logged = batch.count
       spare = consume batch
       spare.removeAll(keepingCapacity: true)
+      let room = max(4_096, 2 * logged)
+      if spare.capacity < room {
+        // Room for twice this batch, its memory touched here: the app's thread then logs into
+        // pages already mapped (a large array is mapped afresh, and each page faults on its
+        // first write).
+        spare = Array(repeating: Logged(input: 0, mutation: nil, sequence: 0), count: room)
+        spare.removeAll(keepingCapacity: true)
+      }
       let steps = Array(carry.prefix(upTo - from))
       carry.removeFirst(steps.count)
       publishedInputs.withLock { $0.append(contentsOf: steps) }

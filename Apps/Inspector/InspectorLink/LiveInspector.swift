@@ -91,6 +91,8 @@ public final class LiveInspector: Sendable {
     var timings: TraceBuffer?
     /// Waits for the middleware's thread to publish every step processed so far.
     var caughtUp: (@Sendable () async -> Void)?
+    /// Whether the app is timed with no client connected (``startTracing()``).
+    var tracingAsked = false
   }
 
   /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
@@ -180,17 +182,21 @@ public final class LiveInspector: Sendable {
     )
     shared.withLock { shared in
       shared.timings = inputs.timings
-      if !shared.clients.isEmpty { inputs.timings.startTracing() }
+      if !shared.clients.isEmpty || shared.tracingAsked { inputs.timings.startTracing() }
       // Weakly: the middleware holds the endpoint, and its thread ends with it.
       shared.caughtUp = { [weak inputs] in await inputs?.published() }
     }
     return inputs
   }
 
-  /// Times the app from now on, as a client's connection does, until the last client connected
-  /// leaves: for a benchmark of what the timing costs (`cascade-inspector-bench live-rpg`).
+  /// Times the app from now on (or from its middleware's making on, if it is not made yet), as a
+  /// client's connection does, until the last client connected leaves: for a benchmark of what
+  /// the timing costs (`cascade-inspector-bench live-rpg`).
   public func startTracing() {
-    shared.withLock { $0.timings?.startTracing() }
+    shared.withLock { shared in
+      shared.tracingAsked = true
+      shared.timings?.startTracing()
+    }
   }
 
   /// Returns once every step the app processed so far is published: ``LiveInputs/published()``
@@ -245,7 +251,10 @@ public final class LiveInspector: Sendable {
   func disconnect(_ id: Int) {
     let client = shared.withLock { shared in
       let client = shared.clients.removeValue(forKey: id)
-      if shared.clients.isEmpty { shared.timings?.stopTracing() }
+      if shared.clients.isEmpty {
+        shared.tracingAsked = false
+        shared.timings?.stopTracing()
+      }
       return client
     }
     client?.finish()
