@@ -59,15 +59,7 @@ public enum JSONDiff {
 
   /// The keys of `json`'s top-level object, in their order; `nil` if it is not an object.
   public static func topLevelKeys(of json: Data) -> [String]? {
-    json.withUnsafeBytes { raw in
-      let bytes = raw.bindMemory(to: UInt8.self)
-      let walker = Walker(before: bytes, after: bytes, limit: 2)
-      let range = walker.trimmed(bytes, 0..<bytes.count)
-      guard !range.isEmpty, bytes[range.lowerBound] == Walker.openBrace,
-        let members = Walker.members(bytes, range)
-      else { return nil }
-      return members.map { Walker.key(bytes, $0.key) }
-    }
+    topLevelMembers(of: json)?.map(\.key)
   }
 
   /// The members of `json`'s top-level object, each key with its value's bytes' range in `json`,
