@@ -45,7 +45,9 @@ public protocol StoreTracer: AnyObject, Sendable {
   ///
   /// A tracer switched on and off (an inspector's, on only while someone looks) answers `false`
   /// while off: the engine then reads no clock for the inputs and effects that begin. It asks
-  /// once as each input and each effect begins, so reading it must be cheap (an atomic load).
+  /// before each clock reading it would take (four an input) and as each effect begins, so
+  /// reading it must be cheap (an atomic load); an input it is switched off in the middle of
+  /// gives no timing.
   /// Every effect's end is reported, whatever the answer when it began, and a tracer that shares
   /// an architecture with one that traces is handed the timings anyway: one that is off ignores
   /// the timings and the effects it did not see start.
