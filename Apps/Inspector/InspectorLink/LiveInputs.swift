@@ -337,8 +337,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 // an optional of one) costs a lookup of that type's metadata in the runtime's tables each time it
 // is made, copied or destroyed — most of what inspection cost the app per input
 // (`cascade-inspector-bench live-rpg`, under perf). Here the input and the state are held as
-// `any Sendable` (one larger than three words is boxed: an allocation, without a lookup), so the
-// bookkeeping is ordinary specialized code.
+// `any Sendable` (one larger than three words in a `Holder`: an allocation, without a lookup),
+// so the bookkeeping is ordinary specialized code.
 
 /// An input as the app's thread logs it.
 private struct Logged: Sendable {
