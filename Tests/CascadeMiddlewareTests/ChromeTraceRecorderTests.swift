@@ -211,6 +211,30 @@ struct ChromeTraceRecorderTests {
     #expect(inputs.map { $0["name"] as? String } == ["add(4)", "add(5)"])
   }
 
+  /// The last inputs asked for, in order, once the ring has wrapped around.
+  @Test func aTraceOfTheLastInputsTakesThemInOrderFromAWrappedRing() throws {
+    let buffer = TraceBuffer(capacity: 4)
+    let running = Running.make(.store, middlewares: [BufferedBy(buffer: buffer)])
+    for amount in 1...6 { running.send(.add(amount)) }
+
+    func sequences(last: Int) throws -> [Int] {
+      try Self.events(of: buffer.trace(process: "tally", last: last) { _, _ in nil }.json())
+        .filter { $0["cat"] as? String == "input" }
+        .compactMap { ($0["args"] as? [String: Any])?["sequence"] as? Int }
+    }
+    #expect(try sequences(last: 2) == [5, 6])
+    #expect(try sequences(last: 10) == [3, 4, 5, 6])
+    #expect(try sequences(last: 0) == [])
+  }
+
+  /// A middleware whose tracer is `buffer`.
+  struct BufferedBy: Middleware {
+    let buffer: TraceBuffer
+    var tracer: (any StoreTracer)? { buffer }
+    var interceptsInputs: Bool { false }
+    func process(_ record: MiddlewareRecord<Op, Tally>) {}
+  }
+
   @Test func theFileIsWrittenWhole() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

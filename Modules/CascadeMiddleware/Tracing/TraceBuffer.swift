@@ -90,14 +90,19 @@ public final class TraceBuffer: StoreTracer {
     last: Int = .max,
     name: (StepTiming, (any Sendable)?) -> String?
   ) -> ChromeTrace {
-    let kept = kept.withLock { $0 }
+    // Only what the trace shows is copied, under the lock. A copy of the whole (the rings
+    // shared with this call) made the architecture's next timing copy the rings, megabytes,
+    // on its processing thread.
+    let (steps, effects, running) = kept.withLock { kept in
+      let steps = kept.steps.suffix(max(0, last))
+      let since = last < kept.steps.count ? steps.first?.timing.received ?? 0 : 0
+      return (steps, kept.effects.filter { $0.end >= since }, kept.running)
+    }
     var trace = ChromeTrace(process: process)
-    let steps = kept.steps.elements.suffix(max(0, last))
     for (timing, input) in steps {
       trace.add(step: timing, name: name(timing, input) ?? "input \(timing.sequence)")
     }
-    let since = last < kept.steps.count ? steps.first?.timing.received ?? 0 : 0
-    for effect in kept.effects.elements where effect.end >= since {
+    for effect in effects {
       trace.addEffect(
         id: effect.id,
         name: effect.name,
@@ -106,7 +111,7 @@ public final class TraceBuffer: StoreTracer {
         cancelled: effect.cancelled
       )
     }
-    for (id, effect) in kept.running.sorted(by: { $0.value.start < $1.value.start }) {
+    for (id, effect) in running.sorted(by: { $0.value.start < $1.value.start }) {
       trace.addEffect(id: id, name: effect.name, start: effect.start, end: nil, cancelled: false)
     }
     return trace
@@ -132,8 +137,26 @@ struct Ring<Element> {
   /// How many elements there are.
   var count: Int { storage.count }
 
-  /// The elements, oldest first.
-  var elements: [Element] { Array(storage[head...] + storage[..<head]) }
+  /// The last `count` elements (all, if fewer), oldest first.
+  func suffix(_ count: Int) -> [Element] {
+    let count = Swift.min(count, storage.count)
+    var result: [Element] = []
+    result.reserveCapacity(count)
+    for position in (storage.count - count)..<storage.count {
+      result.append(storage[(head + position) % storage.count])
+    }
+    return result
+  }
+
+  /// The elements that satisfy `isIncluded`, oldest first.
+  func filter(_ isIncluded: (Element) -> Bool) -> [Element] {
+    var result: [Element] = []
+    for position in storage.indices {
+      let element = storage[(head + position) % storage.count]
+      if isIncluded(element) { result.append(element) }
+    }
+    return result
+  }
 }
 
 extension Ring: Sendable where Element: Sendable {}
