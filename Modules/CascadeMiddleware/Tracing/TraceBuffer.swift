@@ -19,7 +19,7 @@ import Synchronization
 /// **Cost.** A lock and an append per call, on the calling thread; no allocation once full.
 /// Switched off (``stopTracing()``, or `tracing: false` at its creation), it costs the
 /// architecture one check per input: the engine reads no clock and hands it nothing
-/// (``StoreTracer/isTracing``).
+/// (`StoreTracer.isTracing`, CascadeStore).
 public final class TraceBuffer: StoreTracer {
   private struct Kept {
     var steps = Ring<(timing: StepTiming, input: (any Sendable)?)>()
