@@ -409,6 +409,9 @@ private class Held: @unchecked Sendable {
 
 /// A value held for ``LiveInputs``' thread.
 private final class Holder<Value: Sendable>: Held, @unchecked Sendable {
+  // Safety: its only stored property is a `let` of a `Sendable` type, set once in `init`; the
+  // conformance is restated because `Held`'s is unchecked (LiveInspectorConcurrencyTests, under
+  // TSan, hands states held in it from four threads to the inspection thread).
   let value: Value
 
   required init(_ value: Value) {

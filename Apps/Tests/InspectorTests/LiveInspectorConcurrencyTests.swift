@@ -118,9 +118,11 @@ import Testing
   /// published, in order, the states captured are the states after their steps, each diff goes
   /// from the last state captured, and the last step (the end of the burst) has its state.
   @Test func largeStatesAreCapturedOffTheAppsThreadWithTheLastStepsState() async throws {
+    // Larger than an existential's three words: the middleware holds it in a `Holder`.
     struct Tiles: Codable, Sendable, Equatable {
       var tiles = Array(repeating: 0, count: 40_000)
       var count = 0
+      var label = "tiles"
     }
     let inspector = LiveInspector(app: "test", architecture: .store, command: "tiles")
     let inputs: LiveInputs<Int, Tiles> = inspector.inputs(of: Tiles.self, kind: .action)
