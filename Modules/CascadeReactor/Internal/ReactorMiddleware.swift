@@ -22,6 +22,17 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline var tracer: (any StoreTracer)? { stack.tracer }
 
+  /// The reactor's middlewares see, in the log as in ``process(_:)``, each mutation an action
+  /// produced, as the action with the mutation.
+  @usableFromInline func attached(to host: MiddlewareHost<ReactorInput<Action, Mutation>, State>) {
+    stack.attach(
+      to: host.mapped(state: \State.self) { input in
+        guard case .mutation(let mutation, let cause?) = input else { return nil }
+        return (cause, mutation)
+      }
+    )
+  }
+
   @usableFromInline func intercept(
     _ input: ReactorInput<Action, Mutation>,
     state: State

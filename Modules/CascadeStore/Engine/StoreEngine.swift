@@ -81,6 +81,11 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @usableFromInline let checksPurity = PurityCheck.isEnabled
   /// Set at the end of `init` when there are middlewares, never changed after.
   @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
+  /// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``): set at the end of
+  /// `init`, while the middlewares are attached, never changed after.
+  @usableFromInline var inputLog: EngineInputLog<State, Action>?
+  /// Whether the middlewares are being attached (at the end of `init`): a log opens only then.
+  var attaching = false
 
   init(
     state: State,
@@ -111,6 +116,14 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       dispatcherStorage = MiddlewareDispatcher { [weak self] action in
         self?.submit(.action(action, origin: nil))
       }
+      attaching = true
+      self.middlewares.attach(
+        to: MiddlewareHost(
+          snapshot: { [weak self] in self?.snapshot() },
+          openLog: { [weak self] wake in self?.openLog(wake: wake) }
+        )
+      )
+      attaching = false
     }
   }
 
@@ -140,6 +153,28 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       )
     }
     return storage.withLock { $0.state }
+  }
+
+  /// The state, the last input's sequence number and whether no thread is processing, read
+  /// together under the lock, from any thread (``MiddlewareHost/snapshot()``).
+  func snapshot() -> MiddlewareSnapshot<State> {
+    if isProcessingOnCurrentThread, machine.pointee.holder.reducing {
+      preconditionFailure(
+        "MiddlewareHost.snapshot() was called from inside the reducer, which holds the lock"
+      )
+    }
+    return storage.withLock {
+      MiddlewareSnapshot(state: $0.state, sequence: $0.sequence, isResting: !$0.processing)
+    }
+  }
+
+  /// Opens the log of inputs for a middleware being attached: `nil` once attached, or if a log
+  /// is open already.
+  func openLog(wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Action, State>? {
+    guard attaching, inputLog == nil else { return nil }
+    let log = EngineInputLog<State, Action>(wake: wake)
+    inputLog = log
+    return MiddlewareLog(take: { log.take() }, captureStates: { log.captureStates(next: $0) })
   }
 
   // MARK: - Submitting work
@@ -449,7 +484,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   /// Notes when the input in hand was taken (`received`) and that its interception ends now, for
   /// its first reduction's timing; `received` 0 forgets them.
-  @usableFromInline @inline(never)
+  ///
+  /// Inlinable but never inlined, as ``trace(sequence:reduceStart:reduced:processed:)``.
+  @inlinable @inline(never)
   func noteInterception(received: UInt64) {
     machine.pointee.holder.traceReceived = received
     machine.pointee.holder.traceIntercepted = received == 0 ? 0 : StepTiming.now
@@ -508,6 +545,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
     if hasMiddlewares {
+      if let inputLog { inputLog.append(action, sequence: sequence) { machine.pointee.state } }
       let record = MiddlewareRecord(
         input: action,
         stateBefore: stateBefore,
@@ -528,7 +566,13 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   /// Hands the tracer the timings of the input just processed (see ``apply(_:mark:owner:)``):
   /// the interception's, if this is the input's first reduction, and the delivery's end, now.
-  @usableFromInline
+  ///
+  /// Inlinable but never inlined: specialized for the architecture's state and input, it reads
+  /// the machine without looking up its generic type (unspecialized, a lookup per input even
+  /// while the tracer is off: `cascade-inspector-bench live-rpg`, under perf, 2 % of the
+  /// store's time), and out of line it leaves ``apply(_:mark:owner:)`` as it is compiled without
+  /// a tracer.
+  @inlinable @inline(never)
   func trace(sequence: UInt64, reduceStart: UInt64, reduced: UInt64, processed: UInt64) {
     // The tracer did not trace when the input began, or stopped meanwhile: no timing.
     guard reduceStart != 0, reduced != 0, processed != 0 else {

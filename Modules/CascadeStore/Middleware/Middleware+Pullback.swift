@@ -69,6 +69,11 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
 
   var tracer: (any StoreTracer)? { child.tracer }
 
+  func attached(to host: MiddlewareHost<Input, State>) {
+    let extract = extract
+    child.attached(to: host.mapped(state: state) { extract($0).map { ($0, nil) } })
+  }
+
   func intercept(_ input: Input, state: State) -> Input? {
     guard let childInput = extract(input) else { return input }
     return child.intercept(childInput, state: state[keyPath: self.state]).map(embed)

@@ -49,6 +49,14 @@ public protocol Middleware<Input, State>: Sendable {
   /// once, when the architecture is made. Default `nil`: no clock is read.
   var tracer: (any StoreTracer)? { get }
 
+  /// Called once, when the architecture is made, before its first input: `host` reads the
+  /// architecture's state from any thread (``MiddlewareHost/snapshot()``) and opens its log of
+  /// inputs (``MiddlewareHost/openLog(wake:)``), for a middleware that works on a thread of its
+  /// own and wants the inputs in batches and the state only now and then.
+  ///
+  /// The default does nothing.
+  func attached(to host: MiddlewareHost<Input, State>)
+
   /// Runs before `input` is reduced; returns the input to reduce, or `nil` to block it.
   ///
   /// The default returns `input` unchanged.
@@ -74,6 +82,9 @@ extension Middleware {
 
   /// `nil`: the middleware takes no timings.
   public var tracer: (any StoreTracer)? { nil }
+
+  /// Does nothing.
+  public func attached(to host: MiddlewareHost<Input, State>) {}
 
   /// Proceeds with `input` unchanged.
   public func intercept(_ input: Input, state: State) -> Input? { input }

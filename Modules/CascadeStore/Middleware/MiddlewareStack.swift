@@ -12,6 +12,9 @@ import CascadeStreams
 /// stack.process(MiddlewareRecord(input: action, state: state, sequence: n, time: now,
 ///                                dispatcher: dispatcher))
 /// ```
+///
+/// The architecture hands the stack its ``MiddlewareHost`` once, when it is made
+/// (``attach(to:)``).
 public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// The middlewares, in the order they run.
   public let middlewares: [any Middleware<Input, State>]
@@ -48,6 +51,12 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   ) -> @Sendable (MiddlewareRecord<Input, State>) -> Void
   where M.Input == Input, M.State == State {
     { record in middleware.process(record) }
+  }
+
+  /// Hands `host` to every middleware (``Middleware/attached(to:)``): once, when the
+  /// architecture running the stack is made, before its first input.
+  public func attach(to host: MiddlewareHost<Input, State>) {
+    for middleware in middlewares { middleware.attached(to: host) }
   }
 
   /// Whether any middleware intercepts inputs (``Middleware/interceptsInputs``).

@@ -1,0 +1,91 @@
+public import CascadeStreams
+
+/// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``).
+///
+/// The engine appends each input it reduces, with its sequence number, and the state after it
+/// while states are asked for, on the processing thread, in code specialized for its types,
+/// under the log's own lock (never the engine's); the middleware's thread takes them in
+/// batches. The arrays taken come back emptied, with their room, so that the processing thread
+/// appends into memory it has already touched.
+@usableFromInline
+final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let storage = LockedValue(Buffer())
+  /// Wakes the middleware's thread (``MiddlewareHost/openLog(wake:)``).
+  @usableFromInline let wake: @Sendable () -> Void
+
+  /// What the processing thread and the middleware's thread share.
+  @usableFromInline
+  struct Buffer: Sendable {
+    @usableFromInline var inputs: [Action] = []
+    @usableFromInline var sequences: [UInt64] = []
+    @usableFromInline var states: [MiddlewareLoggedState<State>] = []
+    /// How many of the next inputs are logged with the state after them.
+    @usableFromInline var statesWanted = 0
+    /// Whether the next input logged wakes the middleware's thread: the first after a take.
+    @usableFromInline var wakes = true
+    /// The arrays last taken, emptied, for the next take to put in place.
+    var spareInputs: [Action] = []
+    var spareSequences: [UInt64] = []
+
+    @usableFromInline
+    init() {}
+  }
+
+  init(wake: @escaping @Sendable () -> Void) {
+    self.wake = wake
+  }
+
+  /// Logs `action`, reduced as input `sequence`, and `state()` after it if states are asked for;
+  /// wakes the middleware's thread if it is the first since a take (with no lock held).
+  @inlinable
+  func append(_ action: Action, sequence: UInt64, state: () -> State) {
+    let wakes = storage.withLock { buffer in
+      buffer.inputs.append(action)
+      buffer.sequences.append(sequence)
+      if buffer.statesWanted > 0 {
+        buffer.statesWanted -= 1
+        buffer.states.append(MiddlewareLoggedState(sequence: sequence, state: state()))
+      }
+      let wakes = buffer.wakes
+      buffer.wakes = false
+      return wakes
+    }
+    if wakes { wake() }
+  }
+
+  /// The inputs and states logged since the last take.
+  func take() -> MiddlewareLogBatch<Action, State> {
+    let (inputs, sequences, states) = storage.withLock { buffer in
+      var inputs = buffer.spareInputs
+      var sequences = buffer.spareSequences
+      buffer.spareInputs = []
+      buffer.spareSequences = []
+      swap(&inputs, &buffer.inputs)
+      swap(&sequences, &buffer.sequences)
+      let states = buffer.states
+      buffer.states = []
+      buffer.wakes = true
+      return (inputs, sequences, states)
+    }
+    var entries: [MiddlewareLogEntry<Action>] = []
+    entries.reserveCapacity(inputs.count)
+    for (input, sequence) in zip(inputs, sequences) {
+      entries.append(MiddlewareLogEntry(input: input, sequence: sequence))
+    }
+    var emptied = (inputs, sequences)
+    emptied.0.removeAll(keepingCapacity: true)
+    emptied.1.removeAll(keepingCapacity: true)
+    storage.withLock { buffer in
+      if buffer.spareInputs.capacity < emptied.0.capacity {
+        buffer.spareInputs = emptied.0
+        buffer.spareSequences = emptied.1
+      }
+    }
+    return MiddlewareLogBatch(entries: entries, states: states)
+  }
+
+  /// Logs the state after each of the next `count` inputs.
+  func captureStates(next count: Int) {
+    storage.withLock { $0.statesWanted = max(0, count) }
+  }
+}

@@ -1,0 +1,262 @@
+/// The architecture a middleware is attached to, as the middleware may read it from a thread of
+/// its own: its state now (``snapshot()``) and a log of the inputs it reduces (``openLog(wake:)``).
+///
+/// An architecture hands one to each of its middlewares once, when it is made
+/// (``Middleware/attached(to:)``). A middleware that does its work on a thread of its own (an
+/// inspector encoding states, a recorder writing them) reads there what it needs, when it needs
+/// it, instead of keeping the input and the state of every input on the processing thread:
+///
+/// ```swift
+/// final class Autosave<Input: Sendable>: Middleware, Sendable {
+///   private let host = LockedValue<MiddlewareHost<Input, Document>?>(nil)
+///
+///   func attached(to host: MiddlewareHost<Input, Document>) { self.host.withLock { $0 = host } }
+///
+///   var interceptsInputs: Bool { false }
+///
+///   /// Every minute, on a timer of its own: the document as it is now.
+///   func save() throws {
+///     guard let snapshot = host.withLock({ $0 })?.snapshot() else { return }
+///     try snapshot.state.write(to: file)
+///   }
+/// }
+/// ```
+///
+/// It holds the architecture weakly: once the architecture is gone, ``snapshot()`` answers `nil`.
+public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
+  private let read: @Sendable () -> MiddlewareSnapshot<State>?
+  private let open:
+    @Sendable (_ wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Input, State>?
+
+  /// Creates a host; architectures build these.
+  ///
+  /// - Parameters:
+  ///   - read: Reads the state, the last input's sequence number and whether the architecture
+  ///     rests, together, under the architecture's lock.
+  ///   - openLog: Opens the architecture's log of inputs (see ``openLog(wake:)``); by default
+  ///     the architecture keeps none.
+  public init(
+    snapshot read: @escaping @Sendable () -> MiddlewareSnapshot<State>?,
+    openLog:
+      @escaping @Sendable (_ wake: @escaping @Sendable () -> Void) -> MiddlewareLog<
+        Input, State
+      >? = { _ in nil }
+  ) {
+    self.read = read
+    self.open = openLog
+  }
+
+  /// A host for tests and replays: no snapshot, no log.
+  public static var none: MiddlewareHost { MiddlewareHost(snapshot: { nil }) }
+
+  /// The architecture's state now, with the sequence number of the last input reduced into it;
+  /// `nil` once the architecture is gone.
+  ///
+  /// It is read under the architecture's lock, between two reductions: never a state half
+  /// reduced. It copies the state (a reference to its storage, not its contents): the
+  /// architecture's next change to the parts it shares copies them once, so a middleware reads
+  /// it when it needs it, not per input. Not from inside a reducer (the lock is held there).
+  public func snapshot() -> MiddlewareSnapshot<State>? {
+    read()
+  }
+
+  /// Opens the architecture's log of the inputs it reduces, for the middleware to take from a
+  /// thread of its own (``MiddlewareLog/take()``); `nil` if the architecture keeps none (a
+  /// custom architecture, a test's host), if one is open already, or if it is asked for after
+  /// ``Middleware/attached(to:)`` returned.
+  ///
+  /// The architecture appends each input it reduces, with its sequence number, on the
+  /// processing thread, specialized for its types, with no call into the middleware: the
+  /// cheapest way to see every input. `wake` is called, on the processing thread, with no lock
+  /// held, when an input is logged after a ``MiddlewareLog/take()`` (and for the first): once
+  /// per batch, to wake the thread that takes them. A middleware with a log still has its
+  /// ``Middleware/process(_:)`` called, and may return from it at once.
+  ///
+  /// One log per architecture: the first middleware to ask for it has it.
+  public func openLog(wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Input, State>? {
+    open(wake)
+  }
+
+  /// This host seen through `path`: for a middleware lifted onto a parent state
+  /// (``Middleware/pullback(state:)``).
+  public func scoped<Child: Sendable>(
+    to path: any KeyPath<State, Child> & Sendable
+  ) -> MiddlewareHost<Input, Child> {
+    mapped(state: path) { ($0, nil) }
+  }
+
+  /// This host seen through a state path and an input transform: for a middleware lifted onto a
+  /// parent state and input (``Middleware/pullback(state:input:embed:)``), or for a reactor's
+  /// middlewares, which see its mutations as actions with their mutation.
+  ///
+  /// - Parameters:
+  ///   - path: The path from this host's state to the middleware's.
+  ///   - input: The middleware's input for one of this host's, with its mutation if it has one,
+  ///     or `nil` for an input the middleware does not see (not in its log).
+  /// - Returns: A host whose snapshots are the state at `path` and whose log has the inputs
+  ///   `input` keeps, transformed.
+  public func mapped<ChildInput: Sendable, ChildState: Sendable>(
+    state path: any KeyPath<State, ChildState> & Sendable,
+    input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?
+  ) -> MiddlewareHost<ChildInput, ChildState> {
+    let read = read
+    let open = open
+    return MiddlewareHost<ChildInput, ChildState>(
+      snapshot: {
+        read().map { snapshot in
+          MiddlewareSnapshot(
+            state: snapshot.state[keyPath: path],
+            sequence: snapshot.sequence,
+            isResting: snapshot.isResting
+          )
+        }
+      },
+      openLog: { wake in
+        open(wake).map { $0.mapped(state: path, input: input) }
+      }
+    )
+  }
+}
+
+/// The state of an architecture as ``MiddlewareHost/snapshot()`` read it.
+public struct MiddlewareSnapshot<State: Sendable>: Sendable {
+  /// The state.
+  public var state: State
+  /// The ``MiddlewareRecord/sequence`` of the last input reduced into it; 0 before the first.
+  public var sequence: UInt64
+  /// Whether the architecture was at rest.
+  ///
+  /// At rest, no thread is processing: every input up to ``sequence`` has been through the
+  /// middlewares' ``Middleware/process(_:)``. While it is not, the middlewares may not yet have
+  /// seen the input of ``sequence``.
+  public var isResting: Bool
+
+  /// Creates a snapshot.
+  public init(state: State, sequence: UInt64, isResting: Bool) {
+    self.state = state
+    self.sequence = sequence
+    self.isResting = isResting
+  }
+}
+
+/// An architecture's log of the inputs it reduces, opened by a middleware
+/// (``MiddlewareHost/openLog(wake:)``), taken from a thread of the middleware's.
+public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
+  private let takeBody: @Sendable () -> MiddlewareLogBatch<Input, State>
+  private let captureBody: @Sendable (Int) -> Void
+
+  /// Creates a log; architectures build these.
+  ///
+  /// - Parameters:
+  ///   - take: Takes the inputs logged since the last take, and the states captured.
+  ///   - captureStates: Asks for the state after each of the next `count` inputs.
+  public init(
+    take: @escaping @Sendable () -> MiddlewareLogBatch<Input, State>,
+    captureStates: @escaping @Sendable (_ count: Int) -> Void
+  ) {
+    takeBody = take
+    captureBody = captureStates
+  }
+
+  /// The inputs logged since the last take, oldest first, with the states captured
+  /// (``captureStates(next:)``); empty if none.
+  ///
+  /// From any thread; the processing thread waits for it only while it swaps the log out.
+  public func take() -> MiddlewareLogBatch<Input, State> {
+    takeBody()
+  }
+
+  /// Asks the architecture to log the state after each of the next `count` inputs too (each a
+  /// copy of the state, shared with the architecture's until its next change to it); 0 stops.
+  ///
+  /// An inspector asks for a few after each take, so that each step of an app used by hand has
+  /// its state, and a busy app copies only those few per batch.
+  public func captureStates(next count: Int) {
+    captureBody(count)
+  }
+
+  /// This log seen through a state path and an input transform (``MiddlewareHost/mapped(state:input:)``):
+  /// inputs the transform drops are left out, with their states.
+  func mapped<ChildInput: Sendable, ChildState: Sendable>(
+    state path: any KeyPath<State, ChildState> & Sendable,
+    input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?
+  ) -> MiddlewareLog<ChildInput, ChildState> {
+    let take = takeBody
+    return MiddlewareLog<ChildInput, ChildState>(
+      take: {
+        let batch = take()
+        var seen = Set<UInt64>()
+        var entries: [MiddlewareLogEntry<ChildInput>] = []
+        entries.reserveCapacity(batch.entries.count)
+        for entry in batch.entries {
+          guard let (child, mutation) = input(entry.input) else { continue }
+          entries.append(
+            MiddlewareLogEntry(
+              input: child,
+              mutation: mutation ?? entry.mutation,
+              sequence: entry.sequence
+            )
+          )
+          if !batch.states.isEmpty { seen.insert(entry.sequence) }
+        }
+        return MiddlewareLogBatch(
+          entries: entries,
+          states: batch.states.compactMap { logged in
+            guard seen.contains(logged.sequence) else { return nil }
+            return MiddlewareLoggedState(
+              sequence: logged.sequence,
+              state: logged.state[keyPath: path]
+            )
+          }
+        )
+      },
+      captureStates: captureBody
+    )
+  }
+}
+
+/// What ``MiddlewareLog/take()`` took.
+public struct MiddlewareLogBatch<Input: Sendable, State: Sendable>: Sendable {
+  /// The inputs, oldest first.
+  public var entries: [MiddlewareLogEntry<Input>]
+  /// The states captured (``MiddlewareLog/captureStates(next:)``), oldest first, each after the
+  /// entry of its sequence.
+  public var states: [MiddlewareLoggedState<State>]
+
+  /// Creates a batch.
+  public init(entries: [MiddlewareLogEntry<Input>], states: [MiddlewareLoggedState<State>]) {
+    self.entries = entries
+    self.states = states
+  }
+}
+
+/// An input in a ``MiddlewareLog``.
+public struct MiddlewareLogEntry<Input: Sendable>: Sendable {
+  /// The input, as ``MiddlewareRecord/input``.
+  public var input: Input
+  /// The reactor's mutation, as ``MiddlewareRecord/mutation``.
+  public var mutation: (any Sendable)?
+  /// Its ``MiddlewareRecord/sequence``.
+  public var sequence: UInt64
+
+  /// Creates an entry.
+  public init(input: Input, mutation: (any Sendable)? = nil, sequence: UInt64) {
+    self.input = input
+    self.mutation = mutation
+    self.sequence = sequence
+  }
+}
+
+/// A state a ``MiddlewareLog`` captured: the state after the input of ``sequence``.
+public struct MiddlewareLoggedState<State: Sendable>: Sendable {
+  /// The ``MiddlewareRecord/sequence`` of the input it followed.
+  public var sequence: UInt64
+  /// The state.
+  public var state: State
+
+  /// Creates a captured state.
+  public init(sequence: UInt64, state: State) {
+    self.sequence = sequence
+    self.state = state
+  }
+}

@@ -1,0 +1,326 @@
+import CascadeMiddleware
+import CascadeStore
+import CascadeStreams
+import CascadeTestSupport
+import CascadeTesting
+import Testing
+
+/// A middleware's view of its architecture (`Middleware.attached(to:)`, `MiddlewareHost`): handed
+/// once, before the first input; its snapshots are the architecture's state with the sequence of
+/// the last input reduced into it.
+@Suite(.checksResources)
+struct MiddlewareHostTests {
+  /// Keeps the host it is handed, the snapshot it read then, and the records' sequences.
+  final class Keeper: Middleware, Sendable {
+    let hosts = Journal<MiddlewareHost<Op, Tally>>()
+    let atAttach = Journal<MiddlewareSnapshot<Tally>?>()
+    let sequences = Journal<UInt64>()
+
+    var interceptsInputs: Bool { false }
+
+    func attached(to host: MiddlewareHost<Op, Tally>) {
+      hosts.append(host)
+      atAttach.append(host.snapshot())
+    }
+
+    func process(_ record: MiddlewareRecord<Op, Tally>) {
+      #expect(hosts.values.count == 1, "attached before the first input")
+      sequences.append(record.sequence)
+    }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func theHostIsHandedOnceBeforeTheFirstInputAndReadsTheStateWithItsSequence(_ arch: Arch) throws {
+    let keeper = Keeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    for op in [Op.add(2), .multiply(5), .note("x")] { running.send(op) }
+
+    let host = try #require(keeper.hosts.values.first)
+    #expect(keeper.hosts.values.count == 1)
+    let first = try #require(keeper.atAttach.values.first ?? nil)
+    #expect(first.state == Tally())
+    #expect(first.sequence == 0)
+
+    let snapshot = try #require(host.snapshot())
+    #expect(snapshot.state == running.state())
+    #expect(snapshot.state.value == 10)
+    #expect(snapshot.sequence == keeper.sequences.values.last)
+    #expect(snapshot.isResting)
+  }
+
+  @Test(arguments: Arch.allCases)
+  func aHostOutlivingItsArchitectureReadsNothing(_ arch: Arch) throws {
+    let keeper = Keeper()
+    do {
+      let running = Running.make(arch, middlewares: [keeper])
+      running.send(.add(1))
+      #expect(keeper.hosts.values.first?.snapshot()?.state.value == 1)
+    }
+    let host = try #require(keeper.hosts.values.first)
+    #expect(host.snapshot() == nil)
+  }
+
+  /// Sees the count only: a middleware written for a child state.
+  final class CountKeeper: Middleware, Sendable {
+    typealias Input = Op
+    let hosts = Journal<MiddlewareHost<Op, Int>>()
+    var interceptsInputs: Bool { false }
+    func attached(to host: MiddlewareHost<Op, Int>) { hosts.append(host) }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func aMiddlewarePulledBackReadsItsPartOfTheState(_ arch: Arch) throws {
+    let keeper = CountKeeper()
+    let running = Running.make(arch, middlewares: [keeper.pullback(state: \Tally.value)])
+    running.send(.add(7))
+    running.send(.note("n"))
+
+    let snapshot = try #require(keeper.hosts.values.first?.snapshot())
+    #expect(snapshot.state == 7)
+    #expect(snapshot.sequence == 2)
+  }
+
+  @Test func aStackHandsItsHostToEveryMiddleware() throws {
+    let first = Keeper()
+    let second = Keeper()
+    let stack = MiddlewareStack<Op, Tally>([first, second])
+    let host = MiddlewareHost<Op, Tally>(snapshot: {
+      MiddlewareSnapshot(state: Tally(value: 3), sequence: 4, isResting: false)
+    })
+    stack.attach(to: host)
+
+    for keeper in [first, second] {
+      let snapshot = try #require(keeper.hosts.values.first?.snapshot())
+      #expect(snapshot.state.value == 3)
+      #expect(snapshot.sequence == 4)
+      #expect(!snapshot.isResting)
+    }
+    #expect(MiddlewareHost<Op, Tally>.none.snapshot() == nil)
+    #expect(MiddlewareHost<Op, Tally>.none.openLog {} == nil)
+  }
+}
+
+/// The architecture's log of inputs (`MiddlewareHost.openLog(wake:)`, `MiddlewareLog`): every input
+/// the middlewares see, in order, with the sequence of their records, taken in batches; states
+/// only when asked for; one wake per batch.
+@Suite(.checksResources)
+struct MiddlewareLogTests {
+  /// Opens the log when attached, if it can; keeps the records' inputs and sequences to compare.
+  final class LogKeeper: Middleware, Sendable {
+    let log = LockedValue<MiddlewareLog<Op, Tally>?>(nil)
+    let host = LockedValue<MiddlewareHost<Op, Tally>?>(nil)
+    let wakes = LockedValue(0)
+    let processed = Journal<UInt64>()
+    let inputs = Journal<Op>()
+
+    var interceptsInputs: Bool { false }
+
+    func attached(to host: MiddlewareHost<Op, Tally>) {
+      self.host.withLock { $0 = host }
+      let wakes = wakes
+      let log = host.openLog { wakes.withLock { $0 += 1 } }
+      self.log.withLock { $0 = log }
+    }
+
+    func process(_ record: MiddlewareRecord<Op, Tally>) {
+      processed.append(record.sequence)
+      inputs.append(record.input)
+    }
+
+    var opened: MiddlewareLog<Op, Tally>? { log.withLock { $0 } }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func theLogHasEveryInputInOrderWithItsRecordsSequence(_ arch: Arch) throws {
+    let keeper = LogKeeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    let ops: [Op] = [.add(2), .multiply(5), .note("x"), .reset]
+    for op in ops { running.send(op) }
+
+    let log = try #require(keeper.opened)
+    let batch = log.take()
+    #expect(batch.entries.map(\.input) == ops)
+    #expect(batch.entries.map(\.input) == keeper.inputs.values)
+    #expect(batch.entries.map(\.sequence) == keeper.processed.values)
+    #expect(batch.states.isEmpty, "no state unless asked for")
+    if arch == .reactor {
+      // A reactor's middlewares see each mutation as its action with the mutation.
+      #expect(batch.entries.map { $0.mutation as? Op } == ops)
+    } else {
+      #expect(batch.entries.allSatisfy { $0.mutation == nil })
+    }
+    // One wake for the batch, none after; the first input after a take wakes again.
+    #expect(keeper.wakes.withLock { $0 } == 1)
+    #expect(log.take().entries.isEmpty)
+    running.send(.add(1))
+    running.send(.add(1))
+    #expect(keeper.wakes.withLock { $0 } == 2)
+    let next = log.take()
+    #expect(next.entries.map(\.input) == [.add(1), .add(1)])
+    #expect(next.entries.map(\.sequence) == Array(keeper.processed.values.suffix(2)))
+  }
+
+  @Test(arguments: Arch.allCases)
+  func capturedStatesAreTheStatesAfterTheirInputs(_ arch: Arch) throws {
+    let keeper = LogKeeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    // A reactor makes its engine, and attaches its middlewares, on first use.
+    #expect(running.state() == Tally())
+    let log = try #require(keeper.opened)
+    log.captureStates(next: 2)
+    for op in [Op.add(3), .multiply(4), .add(1)] { running.send(op) }
+
+    let batch = log.take()
+    #expect(batch.entries.count == 3)
+    #expect(batch.states.map(\.sequence) == batch.entries.prefix(2).map(\.sequence))
+    #expect(batch.states.map(\.state.value) == [3, 12])
+    #expect(batch.states.map(\.state.steps) == [1, 2])
+
+    // 0 stops; asked again, the next inputs have theirs.
+    log.captureStates(next: 0)
+    running.send(.add(1))
+    #expect(log.take().states.isEmpty)
+    log.captureStates(next: 5)
+    running.send(.add(1))
+    #expect(log.take().states.map(\.state.value) == [15])
+  }
+
+  @Test(arguments: Arch.allCases)
+  func oneLogPerArchitectureAndOnlyWhileAttached(_ arch: Arch) throws {
+    let first = LogKeeper()
+    let second = LogKeeper()
+    let running = Running.make(arch, middlewares: [first, second])
+    running.send(.add(1))
+
+    #expect(first.opened != nil)
+    #expect(second.opened == nil, "the first middleware to ask has it")
+    let host = try #require(first.host.withLock { $0 })
+    #expect(host.openLog {} == nil, "not after attached(to:) returned")
+    #expect(first.opened?.take().entries.map(\.input) == [.add(1)])
+    // The second still sees every input through process(_:).
+    #expect(second.inputs.values == [.add(1)])
+  }
+
+  /// Sees only the notes: its log leaves out the inputs its pullback drops, with their states.
+  final class NoteKeeper: Middleware, Sendable {
+    let log = LockedValue<MiddlewareLog<String, [String]>?>(nil)
+    var interceptsInputs: Bool { false }
+    func attached(to host: MiddlewareHost<String, [String]>) {
+      let log = host.openLog {}
+      self.log.withLock { $0 = log }
+    }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func aPulledBackLogHasOnlyTheInputsItsMiddlewareSees(_ arch: Arch) throws {
+    let keeper = NoteKeeper()
+    let lifted = keeper.pullback(
+      state: \Tally.notes,
+      input: { (op: Op) -> String? in
+        guard case .note(let text) = op else { return nil }
+        return text
+      },
+      embed: { Op.note($0) }
+    )
+    let running = Running.make(arch, middlewares: [lifted])
+    #expect(running.state() == Tally())
+    let log = try #require(keeper.log.withLock { $0 })
+    log.captureStates(next: 10)
+    for op in [Op.add(1), .note("a"), .add(2), .note("b")] { running.send(op) }
+
+    let batch = log.take()
+    #expect(batch.entries.map(\.input) == ["a", "b"])
+    #expect(batch.states.map(\.state) == [["a"], ["a", "b"]])
+    #expect(batch.states.map(\.sequence) == batch.entries.map(\.sequence))
+  }
+}
+
+/// A log taken on a thread of its own while four threads send (run under TSan in CI): every
+/// input exactly once, in the order of its sequence.
+@Suite(.checksResources)
+struct MiddlewareLogConcurrencyTests {
+  @Test(arguments: Arch.allCases)
+  func aLogTakenWhileFourThreadsSendHasEveryInputOnceInOrder(_ arch: Arch) async throws {
+    let keeper = MiddlewareLogTests.LogKeeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    // A reactor makes its engine, and attaches its middlewares, on first use.
+    #expect(running.state() == Tally())
+    let log = try #require(keeper.opened)
+    log.captureStates(next: 50)
+    let perThread = 200
+    let sendersDone = LockedValue(0)
+    let taken = LockedValue<[MiddlewareLogEntry<Op>]>([])
+    let states = LockedValue<[MiddlewareLoggedState<Tally>]>([])
+    @Sendable func keep(_ batch: MiddlewareLogBatch<Op, Tally>) {
+      taken.withLock { $0 += batch.entries }
+      states.withLock { $0 += batch.states }
+    }
+    let finished = await runOnThreads(5) { thread in
+      if thread < 4 {
+        for _ in 0..<perThread { running.send(.add(1)) }
+        sendersDone.withLock { $0 += 1 }
+        return
+      }
+      // Takes until the senders are done: bounded by their work, not by a clock.
+      while sendersDone.withLock({ $0 }) < 4 {
+        keep(log.take())
+        log.captureStates(next: 50)
+      }
+      keep(log.take())
+    }
+    #expect(finished)
+    keep(log.take())
+    let sequences = taken.withLock { $0 }.map(\.sequence)
+    #expect(sequences == keeper.processed.values)
+    #expect(Set(sequences).count == 4 * perThread)
+    #expect(sequences == sequences.sorted())
+    // Each captured state is the state after its input: as many steps as inputs up to it.
+    let captured = states.withLock { $0 }
+    #expect(!captured.isEmpty)
+    for logged in captured {
+      let position = try #require(sequences.firstIndex(of: logged.sequence))
+      #expect(logged.state.steps == position + 1)
+      #expect(logged.state.value == position + 1)
+    }
+  }
+}
+
+/// Snapshots read on other threads while four threads send inputs (run under TSan in CI): each
+/// is a state between two reductions, whose count of steps is its sequence.
+@Suite(.checksResources)
+struct MiddlewareHostConcurrencyTests {
+  @Test(arguments: Arch.allCases)
+  func snapshotsReadWhileInputsAreReducedAreWholeStates(_ arch: Arch) async throws {
+    let keeper = MiddlewareHostTests.Keeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    // A reactor makes its engine on first use.
+    #expect(running.state() == Tally())
+    let host = try #require(keeper.hosts.values.first)
+    let perThread = 200
+    let checked = LockedValue(0)
+    let torn = LockedValue<[String]>([])
+    let finished = await runOnThreads(6) { thread in
+      if thread < 4 {
+        for _ in 0..<perThread { running.send(.add(1)) }
+        return
+      }
+      for _ in 0..<perThread {
+        guard let snapshot = host.snapshot() else { continue }
+        if UInt64(snapshot.state.steps) != snapshot.sequence
+          || snapshot.state.value != snapshot.state.steps
+        {
+          torn.withLock { $0.append("\(snapshot.sequence): \(snapshot.state)") }
+        }
+        checked.withLock { $0 += 1 }
+      }
+    }
+    #expect(finished)
+    #expect(torn.withLock { $0 } == [])
+    let read = checked.withLock { $0 }
+    #expect(read == 2 * perThread)
+    let last = try #require(host.snapshot())
+    #expect(last.sequence == UInt64(4 * perThread))
+    #expect(last.state.value == 4 * perThread)
+    #expect(last.isResting)
+  }
+}
