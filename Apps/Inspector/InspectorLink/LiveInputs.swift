@@ -10,25 +10,32 @@ import Synchronization
 /// It only observes (it never blocks or changes an input), and it costs nothing unless the app
 /// was started with `--inspect`: the app adds it only then.
 ///
-/// **Off the app's thread.** On the thread that processes inputs it only logs the input and
-/// hands the state over (a reference: no copy, no encoding). A thread of its own names the
-/// inputs, encodes the states and diffs them (``JSONDiff``), and publishes the steps, so an app
-/// inspected live keeps its pace however large its state (`cascade-inspector-bench live`).
-/// While the app is busy (inputs come while that thread works) it rests nine times as long as it
-/// worked, taking at most a tenth of a core from the app, and the timeline lags; once the app
-/// rests it catches up at full speed.
+/// **Off the app's thread.** On the thread that processes inputs it logs the input, and while
+/// it keeps up, hands the state over (a reference: no copy, no encoding). A thread of its own
+/// names the inputs, encodes the states and diffs them (``JSONDiff``), and publishes the steps,
+/// so an app inspected live keeps its pace however large its state (`cascade-inspector-bench
+/// live`). While the app is busy (inputs come while that thread works) it rests nine times as
+/// long as it worked, taking at most a tenth of a core from the app, and the timeline lags; once
+/// the app rests it catches up at full speed.
 ///
-/// A state handed over is shared with the app's until the thread has encoded it, so the app's
-/// next change to it copies it once. To bound those copies, the states are kept as follows:
+/// A state handed over or read is shared with the app's until the thread has encoded it, so the
+/// app's next change to it copies it once. To bound those copies, the states are taken as
+/// follows:
 ///
-/// - up to ``mostQueued`` waiting, while the states are small (the last one encoded under
-///   ``smallState`` bytes of JSON): each step of an app used by hand carries its state;
-/// - beyond that, or when the states are large, only the latest, in a slot that is emptied
-///   before the next input is reduced while the thread is busy: at most one copy per encoding.
-///   The steps in between carry their input, no state (`"captured":false`), and the next
-///   state's diff starts from the last one encoded (``StepMessage/diffFrom``);
-///   `cascade-inspect` rebuilds their states by "replay to here" when asked for. The last step
-///   of a burst always has its state: the slot is not emptied once the inputs stop.
+/// - while the states are small (the last one encoded under ``smallState`` bytes of JSON), the
+///   app's thread hands over the state after each input, up to ``mostQueued`` waiting for the
+///   thread: each step of an app used by hand carries its state;
+/// - beyond that, or when the states are large, the app's thread hands over nothing: the thread
+///   reads the state itself, once per batch of inputs it takes (``MiddlewareHost/snapshot()``,
+///   under the architecture's lock), for the batch's last step. At most one copy per encoding,
+///   and on the app's thread no work per input beyond logging it. The steps in between carry
+///   their input, no state (`"captured":false`), and the next state's diff starts from the last
+///   one encoded (``StepMessage/diffFrom``); `cascade-inspect` rebuilds their states by "replay
+///   to here" when asked for. The last step of a burst always has its state: the thread reads
+///   it once the inputs stop.
+///
+/// One architecture per middleware: the state read is the architecture's it was last attached to
+/// (``attached(to:)``).
 public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
   /// The JSON size under which every state is kept for encoding.
   public static var smallState: Int { 64 * 1024 }
@@ -39,18 +46,23 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   private let kind: StepKind
   private let encode: @Sendable (Input) -> (any Encodable)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
-  private let shared = LockedValue(LiveShared())
+  private let shared = LockedValue(LiveShared(mostQueued: LiveInputs.mostQueued))
   /// The inputs of the steps published, in order (for replays); the thread appends to it.
   private let publishedInputs = LockedValue<[Logged]>([])
   private let wakeup = Wakeup()
+  /// The architecture, whose state the thread reads (``attached(to:)``).
+  private let host = LockedValue<MiddlewareHost<Input, State>?>(nil)
+  /// The architecture's log of inputs, if it keeps one (``attached(to:)``): the thread takes
+  /// the inputs from it, and ``process(_:)`` has nothing to do.
+  private let log = LockedValue<MiddlewareLog<Input, State>?>(nil)
+  /// Whether ``log`` is open: read without the lock on every input.
+  private let hasLog = Atomic<Bool>(false)
   /// The engine's timings of the architecture (``tracer``), for the endpoint's trace: kept while
   /// a client is connected (``LiveInspector``), off otherwise, when the engine reads no clock.
   let timings = TraceBuffer(tracing: false)
-  /// Whether ``intercept(_:state:)`` has work.
-  ///
-  /// It has when the first state is to be handed over, or a large state let go while the
-  /// thread encodes. Read without the lock on every input.
-  private let interceptWork = Atomic<Bool>(true)
+  /// Whether ``process(_:)`` hands its state over (``LiveShared/handsStates``): read without the
+  /// lock on every input, set under it.
+  private let handsStates = Atomic<Bool>(true)
 
   /// The classes that hold an input or a state too large for an existential's inline buffer,
   /// looked up once, here: ``held(_:in:)`` makes one through the metatype, with no lookup of its
@@ -99,13 +111,11 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     let wakeup = wakeup
     let thread = Thread { [weak self] in
       var previous: (index: Int, state: Data)?
-      var carry: [Logged] = []
-      // The last batch's storage, emptied, for the app's thread to log into next: a log grown
-      // afresh from nothing each batch touched new memory (page faults on the app's thread).
-      var spare: [Logged] = []
+      var chunks: [[Logged]] = []
+      var snapshot: MiddlewareSnapshot<State>?
       while wakeup.wait() {
         guard let self else { return }
-        previous = self.publishHanded(after: previous, carrying: &carry, spare: &spare)
+        previous = self.publishHanded(after: previous, chunks: &chunks, snapshot: &snapshot)
       }
     }
     thread.name = "cascade-live-inspection"
@@ -119,22 +129,31 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// ``timings``: the architecture times each input and effect for the endpoint's trace.
   public var tracer: (any StoreTracer)? { timings }
 
-  /// Lets go of a large state handed over while the thread is encoding.
+  /// `false`: it only observes, and the architecture skips it before each input.
+  public var interceptsInputs: Bool { false }
+
+  /// Keeps `host`, whose state the thread reads when no state was logged, opens its log of
+  /// inputs, and takes the state before the first input (step -1), for the first step's diff.
   ///
-  /// It runs before the input is reduced, so that the reduce does not copy that state. Before
-  /// the first input, it hands the state over (step -1), for the first step's diff.
-  public func intercept(_ input: Input, state: State) -> Input? {
-    guard interceptWork.load(ordering: .relaxed) else { return input }
-    shared.withLock { shared in
-      if shared.wantsFirst {
-        shared.wantsFirst = false
-        shared.first = Handed(index: -1, state: held(state, in: stateHolder))
-      } else if shared.encoding {
-        shared.latest = nil
-      }
-      interceptWork.store(shared.interceptWork, ordering: .relaxed)
+  /// With the log, the app's thread does no work of this middleware's per input beyond the
+  /// architecture's append: ``process(_:)`` returns at once, and the thread takes the inputs in
+  /// batches, with the states of the first ``mostQueued`` of each (while they are small).
+  public func attached(to host: MiddlewareHost<Input, State>) {
+    self.host.withLock { $0 = host }
+    if let snapshot = host.snapshot() {
+      let first = Handed(index: -1, state: held(snapshot.state, in: stateHolder))
+      shared.withLock { $0.first = first }
     }
-    return input
+    let wakeup = wakeup
+    let shared = shared
+    let opened = host.openLog {
+      shared.withLock { $0.woken = true }
+      wakeup.signal()
+    }
+    guard let opened else { return }
+    opened.captureStates(next: Self.mostQueued)
+    log.withLock { $0 = opened }
+    hasLog.store(true, ordering: .releasing)
   }
 
   /// Returns once every step processed so far is published (the thread has caught up with the
@@ -156,116 +175,160 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   public func inputs(ofFirst count: Int) -> [Recorded] {
     publishedInputs.withLock { Array($0.prefix(count)) }.map { logged in
       // Safety of the cast: `process` logged an `Input`.
-      Recorded(input: unheld(logged.input), mutation: logged.mutation)
+      Recorded(input: unheld(logged.input), mutation: logged.mutation?.value)
     }
   }
 
-  /// Records the input and hands the state over to the thread: no copy and no encoding here.
+  /// Logs the input and, while the thread keeps up, hands the state over to it: no copy and no
+  /// encoding here.
   public func process(_ record: MiddlewareRecord<Input, State>) {
+    // The architecture logs the input itself.
+    if hasLog.load(ordering: .relaxed) { return }
     // The record's fields read once, here: read in the closure below, each is a lookup of the
     // record's type.
-    let logged = Logged(
+    var logged: Logged? = Logged(
       input: held(record.input, in: inputHolder),
-      mutation: record.mutation,
+      mutation: record.mutation.map(Holder.init),
       sequence: record.sequence
     )
-    let state = held(record.state, in: stateHolder)
-    let mostQueued = Self.mostQueued
+    let state = handsStates.load(ordering: .relaxed) ? held(record.state, in: stateHolder) : nil
     let wake = shared.withLock { shared in
-      let wake = shared.log(logged, state: state, mostQueued: mostQueued)
-      if shared.interceptWork { interceptWork.store(true, ordering: .relaxed) }
+      // Moved in, not copied: a copy retains what the input holds, and the original releases it.
+      let wake = shared.log(logged.take()!, state: state)
+      handsStates.store(shared.handsStates, ordering: .relaxed)
       return wake
     }
     if wake { wakeup.signal() }
   }
 
-  /// The thread's work when woken: publishes the steps up to the states handed over, with them,
-  /// until none is left; returns the last state encoded, for the next diff.
+  /// The thread's work when woken: publishes the steps logged, with the states handed over and,
+  /// for the last step when none was, the architecture's state read now, until no step is left;
+  /// returns the last state encoded, for the next diff.
   ///
-  /// `spare` is an empty log with room, swapped for the app's.
+  /// `chunks` is the thread's, empty, for the app's chunks of inputs (``LiveShared/filled``);
+  /// `snapshot` a state read whose input was not logged yet (the app went on), for the step it
+  /// belongs to.
   private func publishHanded(
     after previous: (index: Int, state: Data)?,
-    carrying carry: inout [Logged],
-    spare: inout [Logged]
+    chunks: inout [[Logged]],
+    snapshot: inout MiddlewareSnapshot<State>?
   ) -> (index: Int, state: Data)? {
     var previous = previous
+    /// The state after `last`, the last step taken, which came without one: the architecture's,
+    /// read now. `nil` if the app has gone on since: the state read is then kept in `snapshot`
+    /// for the step it belongs to, in a later batch.
+    func state(after last: Logged) -> State? {
+      guard let read = host.withLock({ $0 })?.snapshot() else { return nil }
+      // The architecture at rest has logged every input up to its sequence: beyond the last
+      // step are only reductions this middleware does not see (a reactor's mutation merged in
+      // by `transform`, without an action), unless inputs were logged since.
+      // Read after the snapshot: an input the app logged since the take, and reduced into the
+      // state read, woke this thread before the architecture came to rest.
+      guard
+        read.sequence == last.sequence
+          || (read.isResting && shared.withLock { $0.total == $0.published && !$0.woken })
+      else {
+        if read.sequence > last.sequence { snapshot = read }
+        return nil
+      }
+      return read.state
+    }
+    let log = log.withLock { $0 }
     while true {
+      // The architecture's log, taken first, as the inputs the app's thread would have logged;
+      // `woken` cleared before the take, so that the first input logged after it sets it again.
+      if log != nil { shared.withLock { $0.woken = false } }
+      let logged = log.map { fromLog($0.take()) }
       // Under the lock, only swaps: the app's thread never waits for a copy of the inputs.
-      let (from, first, taken, batch, upTo, caughtUp) = shared.withLock { shared in
-        shared.woken = false
+      let (from, first, taken, caughtUp) = shared.withLock { shared in
+        if logged == nil { shared.woken = false }
         var taken = shared.handed
         shared.handed = []
-        if let latest = shared.latest {
-          // The small states waiting were handed over before the states grew large.
-          taken.append(latest)
-          shared.latest = nil
-        }
         let first = shared.first
         shared.first = nil
-        var batch = spare
-        swap(&batch, &shared.pending)
-        let upTo = max(shared.published, taken.last.map { $0.index + 1 } ?? shared.total)
+        if let logged {
+          if !logged.inputs.isEmpty { chunks.append(logged.inputs) }
+          taken = logged.states.map { Handed(index: shared.total + $0.offset, state: $0.state) }
+          shared.total += logged.inputs.count
+        } else {
+          shared.take(into: &chunks)
+        }
         let from = shared.published
-        shared.published = upTo
-        shared.encoding = upTo > from
-        self.interceptWork.store(shared.interceptWork, ordering: .relaxed)
+        shared.published = shared.total
+        shared.encoding = shared.total > from
+        self.handsStates.store(shared.handsStates, ordering: .relaxed)
         var caughtUp: [CheckedContinuation<Void, Never>] = []
-        if upTo == from {
+        if shared.total == from {
           caughtUp = shared.waiters
           shared.waiters = []
         }
-        return (from, first, taken, batch, upTo, caughtUp)
+        return (from, first, taken, caughtUp)
       }
       for waiter in caughtUp { waiter.resume() }
-      // `carry` holds the steps from `from` on that were taken and not yet published.
-      carry.append(contentsOf: batch)
-      let logged = batch.count
-      spare = consume batch
-      spare.removeAll(keepingCapacity: true)
-      let room = max(4_096, 2 * logged)
-      if spare.capacity < room {
-        // Room for twice this batch, its memory touched here: the app's thread then logs into
-        // pages already mapped (a large array is mapped afresh, and each page faults on its
-        // first write).
-        spare = Array(repeating: Logged(input: 0, mutation: nil, sequence: 0), count: room)
-        spare.removeAll(keepingCapacity: true)
+      if let log {
+        // The states of the first few inputs of the next batch, while they are small.
+        log.captureStates(next: shared.withLock { $0.latestOnly } ? 0 : Self.mostQueued)
       }
-      let steps = Array(carry.prefix(upTo - from))
-      carry.removeFirst(steps.count)
-      publishedInputs.withLock { $0.append(contentsOf: steps) }
+      // As many free chunks as this batch took, made here: the app's thread then logs into
+      // memory already touched.
+      let made = log != nil ? 0 : shared.withLock { $0.wantsFree(afterTaking: chunks.count) }
+      if made > 0 {
+        let fresh = (0..<made).map { _ in LiveShared.chunk() }
+        shared.withLock { $0.free.append(contentsOf: fresh) }
+      }
       if let first {
         previous = (-1, encoded(first.state))
       }
+      guard let last = chunks.last?.last else { return previous }
+      let count = chunks.reduce(0) { $0 + $1.count }
+      publishedInputs.withLock { published in
+        for chunk in chunks { published.append(contentsOf: chunk) }
+      }
+      // A state read for an earlier batch whose step is in this one (or still to come).
+      let kept = snapshot
+      snapshot = nil
+      let read = taken.last?.index == from + count - 1 ? nil : state(after: last)
+      if snapshot == nil, let kept, kept.sequence > last.sequence { snapshot = kept }
+      let working = ContinuousClock.now
       var states = taken.makeIterator()
       var next = states.next()
-      if steps.isEmpty { return previous }
-      let working = ContinuousClock.now
       var lastSize: Int?
-      for (offset, logged) in steps.enumerated() {
-        let index = from + offset
+      var index = from - 1
+      for logged in chunks.joined() {
+        index += 1
         var state: Data?
         if let handed = next, handed.index == index {
           next = states.next()
           // Once a state proves large, only the last of those taken is encoded.
-          if lastSize.map({ $0 <= Self.smallState }) ?? true || next == nil {
+          if lastSize.map({ $0 <= Self.smallState }) ?? true || (next == nil && read == nil) {
             state = encoded(handed.state)
             lastSize = state?.count
           }
+        } else if index == from + count - 1, let read {
+          state = encodedState(read)
+          lastSize = state?.count
+        } else if let kept, kept.sequence == logged.sequence {
+          state = encodedState(kept.state)
+          lastSize = state?.count
         }
         // Safety of the cast: `process` logged an `Input`.
-        let recorded = Recorded(input: unheld(logged.input), mutation: logged.mutation)
+        let recorded = Recorded(input: unheld(logged.input), mutation: logged.mutation?.value)
         publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
       }
+      // The chunks emptied go back to the app's thread, which logs into memory already touched
+      // (a chunk made afresh faults on each of its pages' first write).
+      for index in chunks.indices { chunks[index].removeAll(keepingCapacity: true) }
       let appIsBusy = shared.withLock { shared in
+        shared.recycle(&chunks)
         if let lastSize { shared.latestOnly = lastSize > Self.smallState }
-        // Inputs came while this thread worked: the app is busy, and this thread (still busy
-        // for `intercept`) rests nine times as long as it worked, at most `mostRest`, so that it
-        // takes at most a tenth of a core from a busy app; it works on at once when the app
-        // rests.
-        let busy = shared.total > shared.published
+        // Inputs came while this thread worked: the app is busy, and this thread rests nine
+        // times as long as it worked, at most `mostRest`, so that it takes at most a tenth of a
+        // core from a busy app; it works on at once when the app rests.
+        // With the log, inputs came if it woke this thread since the take.
+        let busy = shared.total > shared.published || shared.woken
         shared.encoding = busy
-        self.interceptWork.store(shared.interceptWork, ordering: .relaxed)
+        self.handsStates.store(shared.handsStates, ordering: .relaxed)
         return busy
       }
       if appIsBusy {
@@ -276,12 +339,46 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         )
       }
     }
+
+  }
+
+  /// A batch of the architecture's log as the app's thread would have logged it: the inputs, and
+  /// the states captured, by their offsets among the inputs.
+  private func fromLog(
+    _ batch: MiddlewareLogBatch<Input, State>
+  ) -> (inputs: [Logged], states: [(offset: Int, state: any Sendable)]) {
+    var inputs: [Logged] = []
+    inputs.reserveCapacity(batch.entries.count)
+    var states: [(offset: Int, state: any Sendable)] = []
+    var captured = batch.states.makeIterator()
+    var next = captured.next()
+    for (offset, entry) in batch.entries.enumerated() {
+      inputs.append(
+        Logged(
+          input: held(entry.input, in: inputHolder),
+          mutation: entry.mutation.map(Holder.init),
+          sequence: entry.sequence
+        )
+      )
+      while let state = next, state.sequence <= entry.sequence {
+        if state.sequence == entry.sequence {
+          states.append((offset, held(state.state, in: stateHolder)))
+        }
+        next = captured.next()
+      }
+    }
+    return (inputs, states)
   }
 
   /// A state handed over, as JSON.
   private func encoded(_ state: any Sendable) -> Data {
-    // Safety of the cast: `process` and `intercept` handed over a `State`.
-    (try? LiveInspector.encoder.encode(unheld(state) as State)) ?? Data("null".utf8)
+    // Safety of the cast: `process` and `attached(to:)` handed over a `State`.
+    encodedState(unheld(state))
+  }
+
+  /// A state, as JSON.
+  private func encodedState(_ state: State) -> Data {
+    (try? LiveInspector.encoder.encode(state)) ?? Data("null".utf8)
   }
 
   /// The longest rest the thread takes between two batches while the app is busy.
@@ -343,7 +440,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 /// An input as the app's thread logs it.
 private struct Logged: Sendable {
   var input: any Sendable
-  var mutation: (any Sendable)?
+  /// The reactor's mutation, held: most inputs have none, and a held one is a word.
+  var mutation: Holder<any Sendable>?
   var sequence: UInt64
 }
 
@@ -355,50 +453,98 @@ private struct Handed: Sendable {
 
 /// What the app's thread and the live middleware's thread share, under a lock.
 private struct LiveShared: Sendable {
-  /// The inputs processed and not yet taken by the thread (the steps from `taken` on).
+  /// The inputs processed and not yet taken by the thread (the steps from ``published`` on), in
+  /// chunks of at least ``chunkSize``: those filled, oldest first, then ``pending``.
+  ///
+  /// In chunks, not one array: an array grown by the app's thread moved every input logged so
+  /// far at each doubling, onto memory not touched before.
+  var filled: [[Logged]] = []
+  /// The chunk being filled.
   var pending: [Logged] = []
+  /// Chunks emptied by the thread, for ``pending`` when it is full: their memory is touched.
+  var free: [[Logged]] = (0..<4).map { _ in LiveShared.chunk() }
   /// How many inputs were processed.
   var total = 0
   /// How many steps the thread has taken to publish.
   var published = 0
   /// The small states handed over and not yet taken by the thread, oldest first.
   var handed: [Handed] = []
-  /// The large state handed over and not yet taken: only the latest is kept (a slot, not an
-  /// array, for the app's thread: no array operation per input).
-  var latest: Handed?
-  /// The state before the first input, handed over for the first step's diff.
+  /// The most states waiting in ``handed`` (``LiveInputs/mostQueued``).
+  let mostQueued: Int
+  /// The state before the first input, read for the first step's diff.
   var first: Handed?
-  /// Whether the thread is encoding (then a large state handed over is let go at the next
-  /// input).
+  /// Whether the thread is encoding (then the app's thread hands no state over).
   var encoding = false
   /// Whether the thread was woken and has not yet looked.
   var woken = false
-  /// Whether the last state encoded was large: keep only the latest.
+  /// Whether the last state encoded was large: the thread reads the latest only.
   var latestOnly = false
-  /// Whether the state before the first input is still to be handed over, for its diff.
-  var wantsFirst = true
   /// Those waiting for every step recorded to be published.
   var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// Whether ``LiveInputs/intercept(_:state:)`` has work.
-  var interceptWork: Bool { wantsFirst || (encoding && latest != nil) }
+  /// Whether ``LiveInputs/process(_:)`` hands over the state after its input: while the states
+  /// are small and fewer than ``mostQueued`` wait (each step of an app used by hand has its
+  /// state; a busy app hands over the first few of each batch).
+  var handsStates: Bool { !latestOnly && handed.count < mostQueued }
 
-  /// Logs an input and the state after it; returns whether the thread is to be woken.
-  mutating func log(_ logged: Logged, state: any Sendable, mostQueued: Int) -> Bool {
+  /// Logs an input and the state after it, if it was handed over; returns whether the thread
+  /// is to be woken.
+  mutating func log(_ logged: consuming Logged, state: (any Sendable)?) -> Bool {
+    if pending.count == pending.capacity { nextChunk() }
     pending.append(logged)
     total += 1
-    // A small state waits with the others, up to `mostQueued`; beyond, or when the states
-    // are large, it replaces the one in the slot, which `intercept` empties while the thread
-    // is busy.
-    let handed = Handed(index: total - 1, state: state)
-    if !latestOnly, self.handed.count < mostQueued {
-      self.handed.append(handed)
-    } else {
-      latest = handed
+    // The flag the state was handed over by may be stale: checked again here.
+    if let state, handsStates {
+      handed.append(Handed(index: total - 1, state: state))
     }
     guard !encoding, !woken else { return false }
     woken = true
     return true
+  }
+}
+
+extension LiveShared {
+  /// The inputs a chunk holds at least.
+  static var chunkSize: Int { 1_024 }
+  /// The most chunks kept in ``free``.
+  static var mostFree: Int { 64 }
+
+  /// An empty chunk with room for ``chunkSize`` inputs, its memory touched.
+  static func chunk() -> [Logged] {
+    var chunk = Array(repeating: Logged(input: 0, mutation: nil, sequence: 0), count: chunkSize)
+    chunk.removeAll(keepingCapacity: true)
+    return chunk
+  }
+
+  /// ``pending`` is full: it joins ``filled``, and a free chunk takes its place (a new one, with
+  /// room but not touched, if the thread has not made enough).
+  mutating func nextChunk() {
+    var next = free.popLast() ?? []
+    if next.capacity == 0 { next.reserveCapacity(Self.chunkSize) }
+    swap(&next, &pending)
+    if !next.isEmpty { filled.append(next) }
+  }
+
+  /// Moves the inputs not yet taken into `chunks` (empty): the chunks filled, then the one being
+  /// filled, for which a free chunk is put in place.
+  mutating func take(into chunks: inout [[Logged]]) {
+    swap(&chunks, &filled)
+    guard !pending.isEmpty else { return }
+    var next = free.popLast() ?? []
+    swap(&next, &pending)
+    chunks.append(next)
+  }
+
+  /// How many free chunks the thread makes ahead, after taking `taken`: as many as it took, at
+  /// least four, at most ``mostFree``.
+  func wantsFree(afterTaking taken: Int) -> Int {
+    min(Self.mostFree, max(4, taken)) - free.count
+  }
+
+  /// Takes back the emptied `chunks` (up to ``mostFree`` free), leaving `chunks` empty.
+  mutating func recycle(_ chunks: inout [[Logged]]) {
+    free.append(contentsOf: chunks.prefix(max(0, Self.mostFree - free.count)))
+    chunks.removeAll(keepingCapacity: true)
   }
 }
 
