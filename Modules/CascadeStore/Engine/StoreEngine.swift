@@ -1,6 +1,7 @@
 public import CascadeStreams
 public import Dispatch
 import IssueReporting
+public import Synchronization
 
 /// The machinery behind ``Store``: it takes the lock, calls one transition of its
 /// ``EngineStateMachine`` (the whole protocol: the processing token, the queues, the lifecycle,
@@ -429,6 +430,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @inlinable
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
+    // Whether this input is timed: the tracer asked once, as the input begins.
+    let tracing = self.tracing && tracerIsTracing()
     if hasMiddlewares {
       let received = tracing ? traceClock() : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
@@ -500,9 +503,10 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// it the timings (``StepTiming``) at the end.
   @inlinable @inline(__always)
   func apply(_ action: Action, mark: UInt64?, owner: StepSender?) {
-    // Read once: the lock's calls are opaque to the optimizer, which would load it again after
-    // each of them.
-    let tracing = self.tracing
+    // Read once, and the tracer asked once, as the reduction begins: the lock's calls are
+    // opaque to the optimizer, which would load it again after each of them; while the tracer
+    // does not trace, no clock is asked for and nothing is handed to it.
+    let tracing = self.tracing && tracerIsTracing()
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
@@ -545,7 +549,10 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
     if hasMiddlewares {
-      if let inputLog { inputLog.append(action, sequence: sequence) { machine.pointee.state } }
+      if let inputLog {
+        let wanted = inputLog.wantsStates.load(ordering: .relaxed) ? machine.pointee.state : nil
+        inputLog.append(action, sequence: sequence, state: wanted)
+      }
       let record = MiddlewareRecord(
         input: action,
         stateBefore: stateBefore,
