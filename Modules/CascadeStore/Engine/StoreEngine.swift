@@ -430,8 +430,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @inlinable
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
-    // Whether this input is timed: the tracer asked once, as the input begins.
-    let tracing = self.tracing && tracerIsTracing()
+    // Whether this input's interception is timed: the tracer asked once, as the input begins;
+    // without a middleware that intercepts, its reduction's start is its interception's end.
+    let tracing = self.tracing && middlewares.interceptsInputs && tracerIsTracing()
     if hasMiddlewares {
       let received = tracing ? traceClock() : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {

@@ -1,4 +1,10 @@
-public import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Receives the engine's timings: how long each input spent in the middlewares, the reducer and
 /// the delivery to subscribers, and when each effect started and ended.
@@ -118,8 +124,19 @@ public struct StepTiming: Sendable, Equatable {
 
   /// The clock of the timings: nanoseconds since an arbitrary point (the system's boot), steady
   /// (never set back), the same for every thread of the process.
-  @inlinable
-  public static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+  ///
+  /// The system's monotonic clock, asked directly: through `DispatchTime.now()` each read cost
+  /// a fifth more (`cascade-inspector-bench live-rpg`, timed, under perf), and the engine reads
+  /// it four times per input while it is timed.
+  public static var now: UInt64 {
+    #if canImport(Darwin)
+    return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+    #else
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    #endif
+  }
 }
 
 /// The tracers of several middlewares, called in order.
