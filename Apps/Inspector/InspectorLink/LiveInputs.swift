@@ -10,10 +10,12 @@ import Synchronization
 /// It only observes (it never blocks or changes an input), and it costs nothing unless the app
 /// was started with `--inspect`: the app adds it only then.
 ///
-/// **Off the app's thread.** On the thread that processes inputs it logs the input, and while
-/// it keeps up, hands the state over (a reference: no copy, no encoding). A thread of its own
-/// names the inputs, encodes the states and diffs them (``JSONDiff``), and publishes the steps,
-/// so an app inspected live keeps its pace however large its state (`cascade-inspector-bench
+/// **Off the app's thread.** The architecture logs each input for it, in code specialized for
+/// its types, and wakes its thread once per batch (``MiddlewareHost/openLog(wake:)``); an
+/// architecture that keeps no log (a custom one) has it log the input in ``process(_:)``, and
+/// while its thread keeps up, hand the state over (a reference: no copy, no encoding). The
+/// thread takes the inputs, names them, encodes the states and diffs them (``JSONDiff``), and
+/// publishes the steps, so an app inspected live keeps its pace however large its state (`cascade-inspector-bench
 /// live`). While the app is busy (inputs come while that thread works) it rests nine times as
 /// long as it worked, taking at most a tenth of a core from the app, and the timeline lags; once
 /// the app rests it catches up at full speed.
@@ -23,9 +25,10 @@ import Synchronization
 /// follows:
 ///
 /// - while the states are small (the last one encoded under ``smallState`` bytes of JSON), the
-///   app's thread hands over the state after each input, up to ``mostQueued`` waiting for the
-///   thread: each step of an app used by hand carries its state;
-/// - beyond that, or when the states are large, the app's thread hands over nothing: the thread
+///   state after each of the first ``mostQueued`` inputs of a batch is taken with it (logged by
+///   the architecture, ``MiddlewareLog/captureStates(next:)``, or handed over): each step of an
+///   app used by hand carries its state;
+/// - beyond that, or when the states are large, the app's thread copies nothing: the thread
 ///   reads the state itself, once per batch of inputs it takes (``MiddlewareHost/snapshot()``,
 ///   under the architecture's lock), for the batch's last step. At most one copy per encoding,
 ///   and on the app's thread no work per input beyond logging it. The steps in between carry
@@ -39,7 +42,8 @@ import Synchronization
 public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
   /// The JSON size under which every state is kept for encoding.
   public static var smallState: Int { 64 * 1024 }
-  /// The most states waiting in order to be encoded; beyond, the latest waits in a slot.
+  /// The most states taken with their inputs per batch; beyond, the thread reads the state once
+  /// for the batch.
   public static var mostQueued: Int { 64 }
 
   private let inspector: LiveInspector
