@@ -3,6 +3,7 @@ import CascadeStore
 import CascadeStreams
 import CascadeTestSupport
 import CascadeTesting
+import Foundation
 import Testing
 
 /// A middleware's view of its architecture (`Middleware.attached(to:)`, `MiddlewareHost`): handed
@@ -322,5 +323,61 @@ struct MiddlewareHostConcurrencyTests {
     #expect(last.sequence == UInt64(4 * perThread))
     #expect(last.state.value == 4 * perThread)
     #expect(last.isResting)
+  }
+}
+
+/// The middleware contract's autosave example (CascadeStore's "Reading the state from a thread
+/// of your own"), line for line: saved from another thread, the file holds the state.
+@Suite(.checksResources)
+struct MiddlewareHostArticleTests {
+  enum EditorAction: Sendable {
+    case type(String)
+    case clear
+  }
+
+  struct Document: Codable, Sendable, Equatable {
+    var text = ""
+  }
+
+  final class Autosave: Middleware, Sendable {
+    typealias Input = EditorAction
+    private let host = LockedValue<MiddlewareHost<EditorAction, Document>?>(nil)
+
+    func attached(to host: MiddlewareHost<EditorAction, Document>) {
+      self.host.withLock { $0 = host }
+    }
+    var interceptsInputs: Bool { false }
+
+    /// On a timer of the app's, off the processing thread.
+    func save(to file: URL) throws {
+      guard let snapshot = host.withLock({ $0 })?.snapshot() else { return }  // gone
+      try JSONEncoder().encode(snapshot.state).write(to: file)
+    }
+  }
+
+  @Test func theAutosaveWritesTheStateFromAThreadOfItsOwn() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.file("document.json")
+    let autosave = Autosave()
+    let store = Store(initialState: Document(), middlewares: [autosave]) { document, action in
+      switch action {
+      case .type(let text): document.text += text
+      case .clear: document.text = ""
+      }
+    }
+    for action in [EditorAction.type("Hello"), .clear, .type("Hi, "), .type("there")] {
+      store.send(action)
+    }
+
+    let saved = LockedValue<(any Error)?>(nil)
+    let finished = await runOnThreads(1) { _ in
+      do { try autosave.save(to: file) } catch { saved.withLock { $0 = error } }
+    }
+    #expect(finished)
+    #expect(saved.withLock { $0 } == nil)
+    let document = try JSONDecoder().decode(Document.self, from: Data(contentsOf: file))
+    #expect(document == store.state)
+    #expect(document.text == "Hi, there")
   }
 }
