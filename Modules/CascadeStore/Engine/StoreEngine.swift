@@ -430,16 +430,15 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @inlinable
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
-    // Whether this input's interception is timed: the tracer asked once, as the input begins;
-    // without a middleware that intercepts, its reduction's start is its interception's end.
-    let tracing = self.tracing && middlewares.interceptsInputs && tracerIsTracing()
     if hasMiddlewares {
-      let received = tracing ? traceClock() : 0
+      // The interception is timed only if a middleware intercepts: without one, it ends where
+      // the reduction starts (``trace(sequence:reduceStart:reduced:processed:)``).
+      let received = tracing && middlewares.interceptsInputs ? traceClock() : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
         return
       }
       action = intercepted
-      if tracing { noteInterception(received: received) }
+      if received != 0 { noteInterception(received: received) }
     }
     guard let step else {
       apply(action, mark: mark, owner: nil)
@@ -504,10 +503,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// it the timings (``StepTiming``) at the end.
   @inlinable @inline(__always)
   func apply(_ action: Action, mark: UInt64?, owner: StepSender?) {
-    // Read once, and the tracer asked once, as the reduction begins: the lock's calls are
-    // opaque to the optimizer, which would load it again after each of them; while the tracer
-    // does not trace, no clock is asked for and nothing is handed to it.
-    let tracing = self.tracing && tracerIsTracing()
+    // Read once: the lock's calls are opaque to the optimizer, which would load it again after
+    // each of them.
+    let tracing = self.tracing
     var stateBefore: State?
     if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
@@ -517,6 +515,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       storage.unlock()
       return
     }
+    // The tracer is asked once, as the reduction begins (``traceClock()``): while it does not
+    // trace, no clock is read and nothing is handed to it.
     let reduceStart = tracing ? traceClock() : 0
     let probe = machine.pointee.probe
     // Only with a probe (in tests) is the state copied before the reducer.
@@ -536,7 +536,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       if secondReduction != nil { reducer(&secondReduction!, action) }
       #endif
     }
-    let reduced = tracing ? traceClock() : 0
+    let reduced = reduceStart != 0 ? StepTiming.now : 0
     let sequence = machine.pointee.endReduction()
     let subscriptions = machine.pointee.subscriptions
     let hasParked = !machine.pointee.parked.isEmpty
@@ -564,9 +564,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       )
       middlewares.process(record)
     }
-    let processed = tracing ? traceClock() : 0
+    let processed = reduceStart != 0 ? StepTiming.now : 0
     notify(subscriptions)
-    if tracing {
+    if reduceStart != 0 {
       trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
     }
     if hasParked { runParkedCommands() }
