@@ -72,7 +72,8 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
   /// per batch, to wake the thread that takes them. A middleware with a log still has its
   /// ``Middleware/process(_:)`` called, and may return from it at once.
   ///
-  /// One log per architecture: the first middleware to ask for it has it.
+  /// One log per architecture: the first middleware to ask for it has it. The log keeps every
+  /// input until it is taken: a middleware that opens one takes it whenever it is woken.
   public func openLog(wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Input, State>? {
     open(wake)
   }
