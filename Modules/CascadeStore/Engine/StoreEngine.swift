@@ -33,7 +33,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   // Safety: `storage` guards the `Machine`, the whole protocol's state; every other stored
   // property is immutable, but `elementGroups`, only touched by the thread holding the processing
-  // token, and `dispatcherStorage`, set once in `init`. The machine's `HolderState` is read
+  // token, and `dispatcherStorage`, `inputLog` and `attaching`, set in `init` only (the
+  // middlewares open the log while `init` attaches them, on its thread). The machine's `HolderState` is read
   // without the lock by the token holder only (its `holderThread` is an atomic). Proven under
   // ThreadSanitizer in CI: StoreConcurrencyTests, ReplayConcurrencyTests and every other
   // *ConcurrencyTests suite that runs a store, reactor or feedback loop.
