@@ -10,10 +10,11 @@
 // live: a store holding the same list processes INPUTS inputs (default 200), with and without a
 // live inspector's middleware (`--inspect`), and the inputs per second of each.
 // live-rpg: the game, on each architecture (or on ARCH: store, reactor, feedback), handles
-// INTENTS intents (default 20,000) after as many not timed, with and without `--inspect`, and
-// the intents per second of each, and with the trace's timings too (as while a client is
-// attached); each run on the global executor's threads. For a profiler,
-// CASCADE_BENCH_ONLY=plain, =inspected or =traced runs only those.
+// INTENTS intents (default 20,000) after as many not timed, without and with `--inspect`, then
+// with a client attached (`cascade-inspect --live`, built beside this executable, in a process
+// of its own as a user runs it), then with that client recording a trace (the app timed), and
+// the intents per second of each; each run on the global executor's threads. For a profiler,
+// CASCADE_BENCH_ONLY=plain, =inspected, =attached or =traced runs only those.
 import AppSupport
 import CascadeStore
 import CustomDump
@@ -22,6 +23,10 @@ import InspectorKit
 import InspectorLink
 import RPGCore
 import TodoCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A task of the list, as `TodoState` encodes it.
 struct Task: Codable, Sendable, Equatable {
@@ -220,15 +225,84 @@ func live(inputs: Int, taskCount: Int) async {
   )
 }
 
+/// `cascade-inspect --live URL`, run as a user runs it: a process of its own.
+struct LiveClient {
+  let process: Process
+  /// Its page's port and token.
+  let port: String
+  let token: String
+
+  init(endpoint: URL) throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+      .deletingLastPathComponent().appendingPathComponent("cascade-inspect")
+    process.arguments = ["--live", endpoint.absoluteString]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Its first line: the page's URL, `http://127.0.0.1:PORT/?token=…`.
+    var line = Data()
+    while true {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      if byte.isEmpty || byte.first == UInt8(ascii: "\n") { break }
+      line.append(byte)
+    }
+    let components = URLComponents(string: String(decoding: line, as: UTF8.self))
+    guard let port = components?.port,
+      let token = components?.queryItems?.first(where: { $0.name == "token" })?.value
+    else {
+      process.terminate()
+      throw CocoaError(.fileReadCorruptFile)
+    }
+    self.port = "\(port)"
+    self.token = token
+  }
+
+  /// `POST /api/timing?on=true`: the app timed from now on.
+  func recordTimings() async throws {
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/api/timing?on=true")!)
+    request.httpMethod = "POST"
+    request.setValue(token, forHTTPHeaderField: "X-Cascade-Token")
+    _ = try await URLSession.shared.data(for: request)
+  }
+
+  /// How many steps it received.
+  func received() async throws -> Int {
+    let url = URL(string: "http://127.0.0.1:\(port)/api/summary?token=\(token)")!
+    let (data, _) = try await URLSession.shared.data(from: url)
+    return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["steps"] as? Int ?? 0
+  }
+
+  func stop() {
+    process.terminate()
+    process.waitUntilExit()
+  }
+}
+
+/// How the game runs in a cell of `live-rpg`.
+enum Inspection: String, CaseIterable {
+  /// Without the live inspector.
+  case plain
+  /// With it (`rpg --inspect`), no client attached.
+  case inspected
+  /// With `cascade-inspect --live` attached, reading every step.
+  case attached
+  /// With that client recording a trace: the app timed.
+  case traced
+}
+
 /// The game (`rpg`) on each architecture: `intents` intents (explore, attack, rest, potion, flee)
-/// sent at once after a new game, and the time until all are handled, with and without the live
-/// inspector `rpg --inspect` adds; best of five, alternated.
-func liveRPG(intents: Int, only: Architecture?) async {
+/// sent at once after a new game, and the time until all are handled, for each ``Inspection``;
+/// best of five, alternated.
+func liveRPG(intents: Int, only: Architecture?) async throws {
   let directory = FileManager.default.temporaryDirectory
     .appendingPathComponent("inspector-bench-\(UUID().uuidString)")
   try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
   let cycle: [GameIntent] = [.explore, .attack, .attack, .rest, .drinkPotion, .explore, .flee]
+  let onlyCell = ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"]
+    .flatMap(Inspection.init(rawValue:))
   for architecture in Architecture.allCases where only.map({ $0 == architecture }) ?? true {
     func run(_ inspector: LiveInspector?) async -> Double {
       // On the global executor's threads, whichever run it is: the first run would otherwise
@@ -257,37 +331,45 @@ func liveRPG(intents: Int, only: Architecture?) async {
       return Double(intents)
         / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
-    var plain = 0.0
-    var inspected = 0.0
-    var traced = 0.0
+    var best: [Inspection: Double] = [:]
     var steps = 0
-    var captured = 0
-    let only = ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"]
+    var received = 0
     for _ in 0..<5 {
-      if only == nil || only == "plain" {
-        plain = max(plain, await run(nil))
-      }
-      // Inspected with no client attached, then timed as while a client is attached.
-      for timed in [false, true] where only == nil || only == (timed ? "traced" : "inspected") {
+      for cell in Inspection.allCases where onlyCell.map({ $0 == cell }) ?? true {
+        guard cell != .plain else {
+          best[cell] = max(best[cell] ?? 0, await run(nil))
+          continue
+        }
         let inspector = LiveInspector(app: "rpg", architecture: architecture, command: "bench")
-        if timed { inspector.startTracing() }
-        let rate = await run(inspector)
-        if timed { traced = max(traced, rate) } else { inspected = max(inspected, rate) }
-        // Not timed: the next run starts once this one's steps are published, so that the
-        // inspection's thread does not run on beside it.
+        var client: LiveClient?
+        if cell == .attached || cell == .traced {
+          let endpoint = try await inspector.start(port: 0)
+          client = try LiveClient(endpoint: endpoint)
+          if cell == .traced { try await client?.recordTimings() }
+        }
+        best[cell] = max(best[cell] ?? 0, await run(inspector))
+        // Not timed: the next run starts once this one's steps are published and the client is
+        // gone, so that the inspection's threads do not run on beside it.
         await inspector.caughtUp()
         steps = inspector.stepCount
-        captured = inspector.capturedCount
+        if let client {
+          received = try await client.received()
+          client.stop()
+          await inspector.stop()
+        }
       }
     }
-    func lost(_ rate: Double) -> String {
-      String(format: "%.1f %% of the throughput lost", (1 - rate / plain) * 100)
+    let plain = best[.plain] ?? 0
+    func rate(_ cell: Inspection) -> String {
+      guard let rate = best[cell] else { return "-" }
+      guard plain > 0, cell != .plain else { return "\(Int(rate))" }
+      return "\(Int(rate)) (" + String(format: "%.1f %% lost", (1 - rate / plain) * 100) + ")"
     }
     print(
-      "live rpg (\(architecture)): \(intents) intents: \(Int(plain)) intents/s plain, "
-        + "\(Int(inspected)) inspected (`--inspect`, \(lost(inspected))), \(Int(traced)) "
-        + "inspected and timed (a client attached, \(lost(traced))); \(steps) steps published, "
-        + "\(captured) with their states"
+      "live rpg (\(architecture)): \(intents) intents/s: plain \(rate(.plain)); `--inspect` "
+        + "\(rate(.inspected)); a client attached \(rate(.attached)); the client recording a "
+        + "trace (the app timed) \(rate(.traced)); \(steps) steps published, \(received) received "
+        + "by the client when the app was done"
     )
   }
 }
@@ -299,7 +381,7 @@ switch mode {
 case "scrub":
   try await scrub(inputs: numbers.first ?? 100_000, taskCount: numbers.dropFirst().first ?? 30_000)
 case "live-rpg":
-  await liveRPG(
+  try await liveRPG(
     intents: numbers.first ?? 20_000,
     only: arguments.dropFirst().lazy.compactMap { Architecture(rawValue: $0) }.first
   )

@@ -49,6 +49,12 @@ protocol InspectionAPI: Sendable {
   /// - Throws: ``TraceUnavailable`` when there are none: a recording holds no timings, only a
   ///   live app has them.
   func trace(last: Int) async throws(TraceUnavailable) -> Data
+  /// `/api/timing`: asks a live app to time its inputs for the trace from now on (`true`) or no
+  /// longer (`false`), or (`nil`) only reads; returns whether this inspector asks, and whether
+  /// the app said it is timed (`nil`: not asked, or the app is gone).
+  ///
+  /// - Throws: ``TraceUnavailable`` when there is no app to time: a recording.
+  func timing(_ on: Bool?) async throws(TraceUnavailable) -> (asked: Bool, timed: Bool?)
 }
 
 /// Why `/api/trace` has no trace to give.
@@ -72,10 +78,18 @@ extension InspectionAPI {
 
   /// A recording holds no timings.
   func trace(last: Int) async throws(TraceUnavailable) -> Data {
-    throw TraceUnavailable(
-      reason: "a trace is of a live app (rpg|movies|todo --inspect, then cascade-inspect --live "
-        + "URL): a recording holds no timings"
-    )
+    throw TraceUnavailable(reason: Self.noTimings)
+  }
+
+  /// A recording has no app to time.
+  func timing(_ on: Bool?) async throws(TraceUnavailable) -> (asked: Bool, timed: Bool?) {
+    throw TraceUnavailable(reason: Self.noTimings)
+  }
+
+  /// Why a recording has no trace.
+  static var noTimings: String {
+    "a trace is of a live app (rpg|movies|todo --inspect, then cascade-inspect --live URL): "
+      + "a recording holds no timings"
   }
 
   /// Only an app's session recording, read from a file, is made into a test.

@@ -38,6 +38,9 @@ final class InspectorHandler: HTTPHandler, Sendable {
     if request.method == .POST, request.path == "/api/import" {
       return await importRecording(request)
     }
+    if request.method == .POST, request.path == "/api/timing" {
+      return await timing(request)
+    }
     guard request.method == .GET else {
       return Self.text(.methodNotAllowed, "the inspector only answers GET")
     }
@@ -86,6 +89,38 @@ final class InspectorHandler: HTTPHandler, Sendable {
       )
     }
     return Self.secured(Self.json(answer))
+  }
+
+  /// Timing, live: `POST /api/timing?on=true|false`.
+  ///
+  /// Asks the app to time its inputs for the trace from now on, or no longer; only with the
+  /// token in the `X-Cascade-Token` header (see ``replay(_:)``). `GET /api/timing` reads what
+  /// this inspector asks.
+  private func timing(_ request: HTTPRequest) async -> HTTPResponse {
+    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
+      return Self.secured(
+        Self.text(.forbidden, "timing the app needs the token in the X-Cascade-Token header")
+      )
+    }
+    guard let on = request.query["on"].flatMap(Bool.init) else {
+      return Self.secured(Self.text(.badRequest, "on is true or false"))
+    }
+    return Self.secured(await timingAnswer(on))
+  }
+
+  /// `{"asked":B,"timed":B}` (`timed` only when the app was asked), or why there is no app.
+  private func timingAnswer(_ on: Bool?) async -> HTTPResponse {
+    do {
+      let (asked, timed) = try await api.timing(on)
+      var answer: [String: Any] = ["asked": asked]
+      if let timed { answer["timed"] = timed }
+      return Self.json(
+        (try? JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]))
+          ?? Data("{}".utf8)
+      )
+    } catch {
+      return Self.text(.notFound, error.description)
+    }
   }
 
   /// Import: the request's body is a recording (an export, a flight recorder's file, an app's
@@ -213,6 +248,8 @@ final class InspectorHandler: HTTPHandler, Sendable {
       } catch {
         return Self.text(.notFound, error.description)
       }
+    case "/api/timing":
+      return await timingAnswer(nil)
     case "/api/steps":
       let from = request.query["from"].flatMap { Int($0) } ?? 0
       let count = request.query["count"].flatMap { Int($0) } ?? 100

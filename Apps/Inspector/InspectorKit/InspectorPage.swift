@@ -96,6 +96,7 @@ enum InspectorPage {
     #detail.loading #state, #detail.loading #diff { opacity: .35; }
     #replayed.same { color: #070; } #replayed.differs { color: #b00; }
     .live { color: #070; font-weight: bold; } .ended { color: #888; }
+    .recording { color: #b00; }
     #trace-view { flex: 1; overflow: auto; padding: .5em 1em; background: #fff; }
     #trace-view svg { display: block; }
     .lane { font: 11px ui-monospace, monospace; fill: #555; }
@@ -449,6 +450,8 @@ enum InspectorPage {
         $("edit-tools").hidden = summary.editable !== true;
         $("export-test").hidden = summary.testable !== true;
         $("trace").hidden = !live;
+        // The trace view asks the app to time itself, with the token.
+        if (token) $("trace").href = "/trace.html?token=" + encodeURIComponent(token);
         showKinds(summary.kinds);
         // The token is in a cookie now: keep it out of the address bar and history.
         history.replaceState(null, "", "/");

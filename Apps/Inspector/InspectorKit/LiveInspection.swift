@@ -20,6 +20,9 @@ final class LiveInspection: FedInspection {
     var send: (@Sendable (String) async throws -> Void)?
     var nextRequest = 0
     var replies: [Int: CheckedContinuation<Data, Never>] = [:]
+    var timingAsked = false
+    /// The task reading the app's messages, cancelled by ``close()``.
+    var reader: Task<Void, Never>?
   }
 
   init(url: URL) {
@@ -39,7 +42,7 @@ final class LiveInspection: FedInspection {
     let url = url
     let outcome: String? = await withCheckedContinuation { continuation in
       greeted.withLock { $0 = continuation }
-      Task {
+      let reader = Task {
         var logger = Logger(label: "cascade-inspect")
         logger.logLevel = .critical
         let reason: String
@@ -55,7 +58,12 @@ final class LiveInspection: FedInspection {
             }
             for try await message in inbound.messages(maxSize: 1 << 28) {
               guard case .text(let text) = message else { continue }
-              if self.receive(Data(text.utf8)) {
+              // Steps come several to a message, one per line; any other message is one text.
+              let lines =
+                text.hasPrefix(#"{"diff":"#)
+                ? text.utf8.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+                : [Data(text.utf8)]
+              for line in lines where self.receive(line) {
                 greeted.withLock {
                   $0?.resume(returning: nil)
                   $0 = nil
@@ -73,10 +81,16 @@ final class LiveInspection: FedInspection {
         }
         self.end(reason)
       }
+      shared.withLock { $0.reader = reader }
     }
     if let outcome {
       throw .liveUnreachable(url: source, reason: outcome)
     }
+  }
+
+  /// Closes the connection to the app (the inspector stops).
+  func close() {
+    shared.withLock { $0.reader }?.cancel()
   }
 
   /// Takes one message in; returns whether it was the hello.
@@ -92,6 +106,22 @@ final class LiveInspection: FedInspection {
       reply?.resume(returning: data)
       return false
     }
+    // A step (most messages): only its `step` member is decoded, and a message that came
+    // without its state is kept as it came.
+    if data.starts(with: Self.stepPrefix), let members = JSONDiff.topLevelMembers(of: data),
+      let step = members.first(where: { $0.key == "step" }),
+      let line = try? JSONDecoder().decode(StepMessage.Step.self, from: data.member(at: step.value))
+    {
+      let uncaptured = members.first(where: { $0.key == "captured" }).map {
+        data.member(at: $0.value) == Data("false".utf8)
+      }
+      if uncaptured == true {
+        feed.append(line, detail: data, stateless: data, captured: false)
+      } else if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+        feed.append(line, detail: data, stateless: Self.stateless(object), captured: true)
+      }
+      return false
+    }
     guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
       return false
     }
@@ -102,7 +132,7 @@ final class LiveInspection: FedInspection {
       feed.setHeader(decoded)
       return true
     }
-    if let answer = (object["replayed"] ?? object["traced"]) as? [String: Any],
+    if let answer = (object["replayed"] ?? object["traced"] ?? object["timed"]) as? [String: Any],
       let id = answer["id"] as? Int
     {
       let reply = shared.withLock { $0.replies.removeValue(forKey: id) }
@@ -167,6 +197,9 @@ final class LiveInspection: FedInspection {
     await ask { id in #"{"replay":{"id":\#(id),"steps":\#(step + 1)}}"# }
   }
 
+  /// How a step's message begins (``InspectorLink/StepMessage``'s keys, sorted).
+  static let stepPrefix = Data(#"{"diff":"#.utf8)
+
   /// How the app's answer to a trace begins (``LiveInspector``'s).
   static let tracedPrefix = Data(#"{"traced":"#.utf8)
 
@@ -183,6 +216,20 @@ final class LiveInspection: FedInspection {
     let error =
       ((object["traced"] ?? object["replayed"]) as? [String: Any])?["error"] as? String
     throw TraceUnavailable(reason: error ?? "the app sent no trace")
+  }
+
+  /// `/api/timing`: asks the app to time its inputs for the trace from now on, or no longer
+  /// (``InspectorLink/LiveInspector``'s `{"timing":…}`), or only reads what this inspector asks.
+  func timing(_ on: Bool?) async throws(TraceUnavailable) -> (asked: Bool, timed: Bool?) {
+    guard let on else { return (shared.withLock { $0.timingAsked }, nil) }
+    let answer = await ask { id in #"{"timing":{"id":\#(id),"on":\#(on)}}"# }
+    let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any]
+    guard let timed = (object?["timed"] as? [String: Any])?["on"] as? Bool else {
+      shared.withLock { $0.timingAsked = false }
+      throw TraceUnavailable(reason: "the app is gone")
+    }
+    shared.withLock { $0.timingAsked = on }
+    return (on, timed)
   }
 
   /// Sends the app the request `make(id)` makes and returns its answer (the message whose

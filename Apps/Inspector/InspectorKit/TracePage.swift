@@ -5,6 +5,11 @@
 /// own, its phases to the scale of the longest input (an input takes microseconds, an effect
 /// milliseconds: on one time axis the inputs are lines), each phase's totals, and the file to
 /// open in Perfetto. Kept as text in the executable, like ``InspectorPage``.
+///
+/// The app is timed only while asked (``InspectorLink/LiveInspector``): opening the view asks
+/// (`POST /api/timing?on=true`, with the token the inspector's page passes on), "Stop timing"
+/// and leaving the view end the ask, as Chrome's Performance panel records only between Record
+/// and Stop.
 enum TracePage {
   /// The page.
   static let html = """
@@ -23,6 +28,9 @@ enum TracePage {
       <span id="summary"></span>
     </header>
     <nav>
+      <button id="record" type="button" aria-pressed="false"
+        title="Time the app's inputs for the trace: each costs it four clock readings">Record timings</button>
+      <span id="recording"></span>
       <label>Last <input id="last" type="number" min="1" max="100000" value="200"> inputs</label>
       <button id="refresh" type="button">Refresh</button>
       <a id="download" href="/api/trace?last=100000" download="cascade-trace.json"
@@ -173,6 +181,28 @@ enum TracePage {
       });
     }
 
+    // The token, passed on by the inspector's page: asking the app to time itself posts with it.
+    const token = new URLSearchParams(location.search).get("token");
+    let recording = false;
+
+    function showTiming(answer) {
+      recording = answer.asked === true;
+      $("record").textContent = recording ? "Stop timing" : "Record timings";
+      $("record").setAttribute("aria-pressed", String(recording));
+      $("recording").className = recording ? "recording" : "";
+      $("recording").textContent = recording
+        ? "timing the app's inputs from now on: use it, then Refresh"
+        : "the app is not timed";
+    }
+
+    async function setTiming(on) {
+      const response = await fetch("/api/timing?on=" + on, {
+        method: "POST", credentials: "same-origin", headers: { "X-Cascade-Token": token || "" },
+      });
+      if (!response.ok) throw new Error(await response.text());
+      showTiming(await response.json());
+    }
+
     async function load() {
       $("error").hidden = true;
       const last = Math.min(100000, Math.max(1, Number($("last").value) || 200));
@@ -187,8 +217,20 @@ enum TracePage {
     }
 
     document.addEventListener("DOMContentLoaded", () => {
+      // The token is in a cookie now: keep it out of the address bar and history.
+      history.replaceState(null, "", "/trace.html");
       $("refresh").addEventListener("click", () => load().catch(showError));
-      load().catch(showError);
+      $("record").addEventListener("click", () => setTiming(!recording).catch(showError));
+      // Leaving the view ends its ask: the app is timed only while someone looks at its trace.
+      addEventListener("pagehide", () => {
+        if (!recording) return;
+        fetch("/api/timing?on=false", {
+          method: "POST", credentials: "same-origin", keepalive: true,
+          headers: { "X-Cascade-Token": token || "" },
+        }).catch(() => {});
+      });
+      // Opening the view asks for the timings; the trace shows the inputs timed so far.
+      setTiming(true).then(load).catch(showError);
     });
 
     """#

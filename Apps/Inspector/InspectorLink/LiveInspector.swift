@@ -9,7 +9,9 @@ public import Foundation
 /// `cascade-inspect --live URL` attaches to it.
 ///
 /// It serves one WebSocket, `ws://127.0.0.1:PORT/live?token=…`, on the loopback interface. A
-/// client that connects receives, as JSON text messages:
+/// client that connects receives JSON texts as text messages, at the pace it reads them; steps
+/// come several to a message, one per line (while the app is busy, by the hundred: a client
+/// costs the app a message per batch, not per step):
 ///
 /// - `{"hello":{"app":…,"architecture":…,"command":…}}`, first;
 /// - every step so far, then each new one as the app processes it: `{"step":{…},"diff":…,
@@ -27,12 +29,19 @@ public import Foundation
 /// state was not captured or is no longer kept: the fresh service's state is then the step's).
 /// The running app is left as it is.
 ///
+/// It may send `{"timing":{"id":K,"on":true}}`: "time the app" (`false`: "I no longer need it");
+/// the answer is `{"timed":{"id":K,"on":B}}`, `B` whether the app is timed now. The app is timed
+/// only while a client connected has asked (or the app itself, ``startTracing()``): otherwise its
+/// engine reads no clock for the trace, and inspection costs it what `--inspect` costs. A
+/// client's ask ends when it says `false` or leaves. So a trace, like Chrome's Performance panel
+/// or Redux DevTools' `trace` option, is asked for: timing each input reads the clock four
+/// times, which costs a busy app about a twentieth of its throughput
+/// (`cascade-inspector-bench live-rpg`).
+///
 /// It may send `{"trace":{"id":K,"last":N}}`: the engine's timings of the last `N` inputs (1 to
 /// 100,000) and of the effects that ran meanwhile, in Chrome's trace event format (Perfetto opens
 /// it: `CascadeMiddleware.ChromeTrace`), each input named as its step; the answer is
-/// `{"traced":{"id":K},"trace":{…}}`. The app is timed only while a client is connected (from
-/// the first one's connection to the last one's departure): with none, the engine reads no clock
-/// for it, and the trace holds the inputs of the times someone looked.
+/// `{"traced":{"id":K},"trace":{…}}`: the inputs of the times the app was timed.
 ///
 /// ```swift
 /// let inspector = LiveInspector(app: "todo", architecture: .store, command: "shell")
@@ -42,7 +51,7 @@ public import Foundation
 ///
 /// **Security.** It listens on 127.0.0.1 only, answers only a `Host` of `127.0.0.1:PORT` or
 /// `localhost:PORT` (421 otherwise), only `GET /live` with the token (403 otherwise), and the only
-/// things a client can ask are a replay, which runs no effect, and a trace.
+/// things a client can ask are a replay, which runs no effect, timing and a trace.
 public final class LiveInspector: Sendable {
   /// The app's name: `rpg`, `movies`, `todo`.
   public let app: String
@@ -57,6 +66,28 @@ public final class LiveInspector: Sendable {
   public let stateBudget: Int
   private let shared: LockedValue<Shared>
   private let server = LockedValue<LoopbackServer?>(nil)
+
+  /// A client connected, which reads at its own pace: its stream takes the next message when it
+  /// has sent the last (``nextMessage(for:)``), so that a slow client holds no copies of the
+  /// steps, only its place in them.
+  private struct Client {
+    /// The hello is sent first.
+    var greeted = false
+    /// The next step to send.
+    var next = 0
+    /// The answers to its requests, sent before the next steps.
+    var answers: [String] = []
+    /// Where its stream waits for a step or an answer.
+    var waiter: CheckedContinuation<Void, Never>?
+    /// Set by ``stop()``: the steps published up to then are sent, then the stream ends.
+    var endAt: Int?
+
+    /// Takes the waiter, to resume outside the lock.
+    mutating func wake() -> CheckedContinuation<Void, Never>? {
+      defer { waiter = nil }
+      return waiter
+    }
+  }
 
   /// A step: its message up to its state, and the state after it while it is kept.
   private struct Entry {
@@ -84,15 +115,26 @@ public final class LiveInspector: Sendable {
     /// The steps whose states are kept.
     var kept: StateBudget<Void>
     var captured = 0
-    var clients: [Int: AsyncStream<WSMessage>.Continuation] = [:]
+    /// Each client connected: where it is in the steps, and its answers to send.
+    var clients: [Int: Client] = [:]
     var nextClient = 0
     var replay: (@Sendable (Int) async throws -> any Encodable & Sendable)?
     /// The timings of the architecture inspected (``LiveInputs/tracer``).
     var timings: TraceBuffer?
     /// Waits for the middleware's thread to publish every step processed so far.
     var caughtUp: (@Sendable () async -> Void)?
-    /// Whether the app is timed with no client connected (``startTracing()``).
+    /// Whether the app asked to be timed (``startTracing()``).
     var tracingAsked = false
+    /// The clients that asked to time the app (`{"timing":{"id":K,"on":true}}`).
+    var timingClients: Set<Int> = []
+
+    /// Whether the app is timed: while it or a client connected asks.
+    var timed: Bool { tracingAsked || !timingClients.isEmpty }
+
+    /// Starts or stops the timing as ``timed`` says.
+    func applyTiming() {
+      if timed { timings?.startTracing() } else { timings?.stopTracing() }
+    }
   }
 
   /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
@@ -126,13 +168,17 @@ public final class LiveInspector: Sendable {
     return url
   }
 
-  /// Ends every client's stream and stops listening.
+  /// Ends every client's stream, once it has sent the steps published so far and its answers,
+  /// and stops listening.
   public func stop() async {
-    let clients = shared.withLock { shared in
-      defer { shared.clients = [:] }
-      return shared.clients.values
+    let waiters = shared.withLock { shared in
+      let count = shared.steps.count
+      return shared.clients.keys.compactMap { id in
+        shared.clients[id]?.endAt = count
+        return shared.clients[id]?.wake()
+      }
     }
-    for client in clients { client.finish() }
+    for waiter in waiters { waiter.resume() }
     let server = server.withLock { server in
       defer { server = nil }
       return server
@@ -182,7 +228,7 @@ public final class LiveInspector: Sendable {
     )
     shared.withLock { shared in
       shared.timings = inputs.timings
-      if !shared.clients.isEmpty || shared.tracingAsked { inputs.timings.startTracing() }
+      shared.applyTiming()
       // Weakly: the middleware holds the endpoint, and its thread ends with it.
       shared.caughtUp = { [weak inputs] in await inputs?.published() }
     }
@@ -190,14 +236,26 @@ public final class LiveInspector: Sendable {
   }
 
   /// Times the app from now on (or from its middleware's making on, if it is not made yet), as a
-  /// client's connection does, until the last client connected leaves: for a benchmark of what
-  /// the timing costs (`cascade-inspector-bench live-rpg`).
+  /// client's `{"timing":{"id":K,"on":true}}` does, until ``stopTracing()``: for an app that
+  /// wants its trace from its start, and a benchmark of what the timing costs
+  /// (`cascade-inspector-bench live-rpg`).
   public func startTracing() {
     shared.withLock { shared in
       shared.tracingAsked = true
-      shared.timings?.startTracing()
+      shared.applyTiming()
     }
   }
+
+  /// Ends ``startTracing()``'s ask: the app is timed from now on only while a client asks.
+  public func stopTracing() {
+    shared.withLock { shared in
+      shared.tracingAsked = false
+      shared.applyTiming()
+    }
+  }
+
+  /// Whether the app is timed now: it or a client connected asked.
+  public var isTimed: Bool { shared.withLock { $0.timed } }
 
   /// Returns once every step the app processed so far is published: ``LiveInputs/published()``
   /// of its middleware.
@@ -210,7 +268,7 @@ public final class LiveInspector: Sendable {
   /// `head` is its message up to its state, and `state` the state after it if it was captured.
   /// The oldest states are let go beyond ``stateBudget``.
   func publish(index: Int, head: Data, state: Data?, sequence: UInt64, name: String) {
-    shared.withLock { shared in
+    let waiters = shared.withLock { shared in
       precondition(index == shared.steps.count, "steps are published once each, in order")
       let entry = Entry(head: head, state: state, sequence: sequence, name: name)
       shared.steps.append(entry)
@@ -220,61 +278,146 @@ public final class LiveInspector: Sendable {
           shared.steps[evicted.index].state = nil
         }
       }
-      // Under the lock, so that a client that connects now gets every step once, in order.
-      let text = WSMessage.text(String(decoding: entry.message, as: UTF8.self))
-      for client in shared.clients.values { client.yield(text) }
+      return shared.clients.keys.compactMap { shared.clients[$0]?.wake() }
+    }
+    // Each client's stream sends it when it has sent the steps before it.
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// A new client's stream: the hello, every step so far, then each new one, and the answers
+  /// to its requests; each message made when the stream is read.
+  func connect() -> (id: Int, messages: AsyncStream<WSMessage>) {
+    let id = shared.withLock { shared in
+      let id = shared.nextClient
+      shared.nextClient += 1
+      shared.clients[id] = Client()
+      return id
+    }
+    return (id, AsyncStream(unfolding: { [self] in await nextMessage(for: id) }))
+  }
+
+  /// Client `id`'s next message, once there is one; `nil` once it is disconnected, or stopped
+  /// and every message due sent.
+  private func nextMessage(for id: Int) async -> WSMessage? {
+    /// What is due to the client, taken under the lock; its text is made outside it: the hello,
+    /// an answer, or steps.
+    struct Batch {
+      var hello = false
+      var answer: String?
+      var steps: [Entry] = []
+      var isEmpty: Bool { !hello && answer == nil && steps.isEmpty }
+    }
+    while true {
+      let taken = shared.withLock { shared -> Batch? in
+        guard var client = shared.clients[id] else { return nil }
+        defer { shared.clients[id] = client }
+        var batch = Batch()
+        if !client.greeted {
+          client.greeted = true
+          batch.hello = true
+          return batch
+        }
+        if !client.answers.isEmpty {
+          batch.answer = client.answers.removeFirst()
+          return batch
+        }
+        let end = min(shared.steps.count, client.endAt ?? .max)
+        var bytes = 0
+        while client.next < end, batch.steps.count < Self.batchSteps, bytes < Self.batchBytes {
+          let entry = shared.steps[client.next]
+          batch.steps.append(entry)
+          bytes += entry.head.count + (entry.state?.count ?? 0)
+          client.next += 1
+        }
+        return batch.isEmpty && client.endAt != nil ? nil : batch
+      }
+      guard let batch = taken else { return nil }
+      if batch.hello {
+        return .text(
+          Self.json(["hello": ["app": app, "architecture": "\(architecture)", "command": command]])
+        )
+      }
+      if let answer = batch.answer { return .text(answer) }
+      guard batch.steps.isEmpty else {
+        // Steps are compact JSON, without a line break: one per line.
+        let lines = batch.steps.map(\.message)
+        var text = Data(capacity: lines.reduce(lines.count) { $0 + $1.count })
+        for (position, line) in lines.enumerated() {
+          if position > 0 { text.append(UInt8(ascii: "\n")) }
+          text.append(line)
+        }
+        return .text(String(decoding: text, as: UTF8.self))
+      }
+      await withCheckedContinuation { continuation in
+        // Resumed at once if something came between the look and now.
+        let ready = shared.withLock { shared -> Bool in
+          guard let client = shared.clients[id] else { return true }
+          let due =
+            !client.answers.isEmpty || client.endAt != nil
+            || client.next < shared.steps.count
+          if !due { shared.clients[id]?.waiter = continuation }
+          return due
+        }
+        if ready { continuation.resume() }
+      }
     }
   }
 
-  /// A new client's stream: the hello, every step so far, then each new one.
-  func connect() -> (id: Int, messages: AsyncStream<WSMessage>) {
-    let (stream, continuation) = AsyncStream<WSMessage>.makeStream()
-    let hello = Self.json([
-      "hello": ["app": app, "architecture": "\(architecture)", "command": command]
-    ])
-    let id = shared.withLock { shared in
-      continuation.yield(.text(hello))
-      for step in shared.steps {
-        continuation.yield(.text(String(decoding: step.message, as: UTF8.self)))
-      }
-      let id = shared.nextClient
-      shared.nextClient += 1
-      shared.clients[id] = continuation
-      // The app is timed while someone looks: the trace starts with the first client.
-      shared.timings?.startTracing()
-      return id
-    }
-    return (id, stream)
-  }
+  /// The most steps a message holds.
+  static let batchSteps = 256
+  /// The bytes of steps beyond which a message takes no more (a message holds at least one).
+  static let batchBytes = 1 << 20
 
   /// Ends a client's stream.
   func disconnect(_ id: Int) {
-    let client = shared.withLock { shared in
-      let client = shared.clients.removeValue(forKey: id)
-      if shared.clients.isEmpty {
-        shared.tracingAsked = false
-        shared.timings?.stopTracing()
-      }
-      return client
+    let waiter = shared.withLock { shared in
+      let waiter = shared.clients[id]?.wake()
+      shared.clients[id] = nil
+      // A client that leaves no longer asks for timing.
+      if shared.timingClients.remove(id) != nil { shared.applyTiming() }
+      return waiter
     }
-    client?.finish()
+    waiter?.resume()
   }
 
-  /// Answers a client's message: a replay request, or an error for anything else.
+  /// Answers a client's message: a replay, timing or trace request, or an error for anything
+  /// else.
   func answer(_ text: String, to id: Int) async {
     let request = try? JSONDecoder().decode(Request.self, from: Data(text.utf8))
     let answer: String
     if let replay = request?.replay {
       answer = await self.replay(replay)
+    } else if let timing = request?.timing {
+      answer = self.timing(timing, client: id)
     } else if let trace = request?.trace {
       answer = self.trace(trace)
     } else {
       answer = Self.json([
-        "error": "the endpoint understands only {\"replay\":{\"id\":K,\"steps\":N}} and "
-          + "{\"trace\":{\"id\":K,\"last\":N}}"
+        "error": "the endpoint understands only {\"replay\":{\"id\":K,\"steps\":N}}, "
+          + "{\"timing\":{\"id\":K,\"on\":B}} and {\"trace\":{\"id\":K,\"last\":N}}"
       ])
     }
-    _ = shared.withLock { $0.clients[id]?.yield(.text(answer)) }
+    let waiter = shared.withLock { shared in
+      shared.clients[id]?.answers.append(answer)
+      return shared.clients[id]?.wake()
+    }
+    waiter?.resume()
+  }
+
+  /// Starts or ends client `id`'s ask for timing: `{"timed":{"id":K,"on":B}}`, `B` whether the
+  /// app is timed now.
+  private func timing(_ request: Request.Timing, client id: Int) -> String {
+    let timed = shared.withLock { shared in
+      // A client that left meanwhile asks nothing.
+      if request.on, shared.clients[id] != nil {
+        shared.timingClients.insert(id)
+      } else {
+        shared.timingClients.remove(id)
+      }
+      shared.applyTiming()
+      return shared.timed
+    }
+    return #"{"timed":{"id":\#(request.id),"on":\#(timed)}}"#
   }
 
   /// The most inputs a trace covers.
@@ -362,16 +505,22 @@ public final class LiveInspector: Sendable {
   }
 }
 
-/// What a client asks: `{"replay":{"id":K,"steps":N}}` or `{"trace":{"id":K,"last":N}}`.
+/// What a client asks: `{"replay":{"id":K,"steps":N}}`, `{"timing":{"id":K,"on":B}}` or
+/// `{"trace":{"id":K,"last":N}}`.
 private struct Request: Decodable {
   struct Replay: Decodable {
     var id: Int
     var steps: Int
+  }
+  struct Timing: Decodable {
+    var id: Int
+    var on: Bool
   }
   struct Trace: Decodable {
     var id: Int
     var last: Int
   }
   var replay: Replay?
+  var timing: Timing?
   var trace: Trace?
 }

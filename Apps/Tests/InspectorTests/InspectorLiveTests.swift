@@ -81,6 +81,16 @@ import Testing
       return try loopbackRequest(port: port, path: path + separator + "token=" + token)
     }
 
+    /// `POST path` with the token in its header, as the page posts.
+    func post(_ path: String) throws -> HTTPAnswer {
+      try loopbackRequest(
+        port: port,
+        path: path,
+        method: "POST",
+        headers: ["X-Cascade-Token": token]
+      )
+    }
+
     /// The summary once there are more than `count` steps, or the app is gone.
     func summary(beyond count: Int) throws -> [String: Any] {
       try get("/api/summary?beyond=\(count)").json()
@@ -301,7 +311,8 @@ import Testing
     #expect(inspectorRun.status == 0, "cascade-inspect: \(inspectorRun.summary)")
   }
 
-  /// The trace of a live app (`/api/trace`): Chrome's trace event format, each input a slice
+  /// The trace of a live app (`/api/trace`), of the inputs since the inspector asked to time it
+  /// (`POST /api/timing`, with the token): Chrome's trace event format, each input a slice
   /// named as its step with its phases inside it, and the save an effect that began before its
   /// outcome was received — on every architecture.
   @Test(arguments: Architecture.allCases)
@@ -319,7 +330,42 @@ import Testing
       ]
     )
     let inspector = try await Self.attach(to: app.endpoint)
-    app.type("new Ada 42\nexplore\nattack\nsave\n")
+    #if os(Linux)
+    // cascade-inspect --live yields the processor to the app: each of its threads is niced.
+    let threads = try FileManager.default.contentsOfDirectory(
+      atPath: "/proc/\(inspector.child.processIdentifier)/task"
+    )
+    for thread in threads {
+      let stat = try String(
+        contentsOfFile: "/proc/\(inspector.child.processIdentifier)/task/\(thread)/stat",
+        encoding: .utf8
+      )
+      // After the name in parentheses: the state (field 3) … the nice value (field 19).
+      let fields = try #require(stat.lastIndex(of: ")").map { stat[$0...].split(separator: " ") })
+      #expect(fields.count > 17 && fields[17] == "10", "thread \(thread): \(stat)")
+    }
+    #endif
+    // The app is timed only once a client asks: before, its inputs cost it no clock reading.
+    #expect(try inspector.get("/api/timing").json()["asked"] as? Bool == false)
+    app.type("new Ada 42\n")
+    let untimed = try #require(try inspector.waitForStep { line, _ in line["index"] as? Int == 0 })
+    let before = try inspector.get("/api/trace?last=1000").json()["traceEvents"] as? [[String: Any]]
+    #expect(
+      before?.contains { $0["cat"] as? String == "input" } == false,
+      "no input timed before the ask: \(before ?? [])"
+    )
+    #expect(
+      try loopbackRequest(port: inspector.port, path: "/api/timing?on=true", method: "POST")
+        .status == 403,
+      "asking without the token header"
+    )
+    #expect(try inspector.post("/api/timing?on=maybe").status == 400)
+    let asked = try inspector.post("/api/timing?on=true")
+    #expect(asked.status == 200, "\(asked.text)")
+    #expect(try asked.json()["asked"] as? Bool == true, "\(asked.text)")
+    #expect(try asked.json()["timed"] as? Bool == true, "\(asked.text)")
+    #expect(try inspector.get("/api/timing").json()["asked"] as? Bool == true)
+    app.type("explore\nattack\nsave\n")
     let saved = try #require(
       try inspector.waitForStep { line, _ in line["source"] as? String == "effect" },
       "the save's outcome never showed"
@@ -336,7 +382,9 @@ import Testing
       inputs.first { $0["name"] as? String == saved.line["description"] as? String },
       "the save's outcome is a slice named as its step: \(inputs.map { $0["name"] ?? "" })"
     )
-    #expect(inputs.count >= saved.index + 1)
+    // The inputs since the ask (at least the three typed after it), and none before it.
+    #expect(inputs.count >= 3, "\(inputs.map { $0["name"] ?? "" })")
+    #expect(!inputs.contains { $0["name"] as? String == untimed.line["description"] as? String })
     for input in inputs {
       let start = try #require(input["ts"] as? Double)
       let end = start + (try #require(input["dur"] as? Double))

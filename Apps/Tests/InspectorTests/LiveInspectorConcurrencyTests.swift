@@ -73,9 +73,7 @@ import Testing
     let answered = LockedValue(0)
     for client in clients.withLock({ $0 }) {
       var texts: [String] = []
-      for await message in client.messages {
-        if case .text(let text) = message { texts.append(text) }
-      }
+      for await text in LiveTexts(messages: client.messages) { texts.append(text) }
       #expect(texts.first?.hasPrefix(#"{"hello":"#) == true)
       let steps = texts.dropFirst().compactMap { text -> Int? in
         guard
@@ -146,8 +144,8 @@ import Testing
     var indices: [Int] = []
     var lastState: [String: Any]?
     var capturedSoFar: Int?
-    for await message in client.messages {
-      guard case .text(let text) = message, text.hasPrefix(#"{"diff":"#) else { continue }
+    for await text in LiveTexts(messages: client.messages) {
+      guard text.hasPrefix(#"{"diff":"#) else { continue }
       let object = try #require(
         try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
       )
@@ -203,9 +201,8 @@ import Testing
     await inspector.stop()
     var kept: [Int] = []
     var replayed: [String: Any]?
-    for await message in client.messages {
-      guard case .text(let text) = message,
-        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    for await text in LiveTexts(messages: client.messages) {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
       else { continue }
       if let replay = object["replayed"] as? [String: Any] {
         #expect(replay["matches"] == nil, "step 1's state was let go: \(text)")

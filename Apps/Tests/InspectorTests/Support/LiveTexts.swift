@@ -1,0 +1,35 @@
+import FlyingFox
+
+/// The JSON texts of a live endpoint's messages, in order: `InspectorLink.LiveInspector` sends
+/// steps several to a message, one per line.
+struct LiveTexts: AsyncSequence {
+  typealias Element = String
+
+  let messages: AsyncStream<WSMessage>
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    var messages: AsyncStream<WSMessage>.Iterator
+    /// The lines of the last message not yet returned, last first.
+    var pending: [String] = []
+
+    mutating func next() async -> String? {
+      await next(isolation: nil)
+    }
+
+    mutating func next(isolation actor: isolated (any Actor)?) async -> String? {
+      while pending.isEmpty {
+        guard let message = await messages.next(isolation: actor) else { return nil }
+        guard case .text(let text) = message else { continue }
+        // Steps come several to a message, one per line; any other message is one text.
+        pending =
+          text.hasPrefix(#"{"diff":"#)
+          ? text.split(separator: "\n").map(String.init).reversed() : [text]
+      }
+      return pending.removeLast()
+    }
+  }
+
+  func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(messages: messages.makeAsyncIterator())
+  }
+}
