@@ -32,9 +32,7 @@ struct InspectCommand: AsyncParsableCommand {
       (`rpg play`, `movies list|browse`, `todo …`; the app prints the URL on standard error) \
       and shows each input and state as the app processes it. There, "replay to here" makes \
       the app replay the inputs up to the step chosen into a fresh service, with no effect, \
-      and shows whether it reaches the same state; the running app is left as it is. It runs \
-      at a lower priority (nice 10): on a busy machine the app keeps the processor, and the \
-      page falls behind a busy app rather than slowing it.
+      and shows whether it reaches the same state; the running app is left as it is.
       """ + "\n\n" + ExitStatus.helpText + "\n\n"
         + """
         In cascade-inspect: 64 for a bad command line (--follow with an app's session \
@@ -133,7 +131,6 @@ struct InspectCommand: AsyncParsableCommand {
     let inspector: Inspector
     do {
       if let live, let url = URL(string: live) {
-        Self.yieldToTheApp()
         inspector = try await Inspector(live: url)
       } else {
         inspector = try Inspector(recordingAt: file ?? "", follow: follow)
@@ -147,30 +144,11 @@ struct InspectCommand: AsyncParsableCommand {
     } catch {
       throw Failure(message: error.description, status: .ioError)
     }
-    // Again: threads made since (the connection's, the server's) may not have inherited it.
-    if live != nil { Self.yieldToTheApp() }
     let signals = Self.endOnInterrupt()
     StandardOutput.print(url.absoluteString)
     // Serves until a signal ends the process.
     await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     withExtendedLifetime(signals) {}
-  }
-
-  /// The priority `--live` runs at: below the app's, so that where the two share a busy
-  /// processor the app keeps it (`cascade-inspector-bench live-rpg` measures the app's loss).
-  static let livePriority: Int32 = 10
-
-  /// Lowers this process's threads to ``livePriority`` (Linux schedules each thread with its
-  /// own; a thread made later inherits its maker's).
-  static func yieldToTheApp() {
-    #if os(Linux)
-    let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    for thread in threads.compactMap({ id_t($0) }) {
-      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, livePriority)
-    }
-    #else
-    _ = setpriority(PRIO_PROCESS, 0, livePriority)
-    #endif
   }
 
   /// The suite a generated test file is named after: its name without `.swift`.

@@ -23,9 +23,6 @@ public final class ServingChild: Sendable {
   private let line = LockedBox<String?>(nil)
   private let scratch: URL
 
-  /// The child's process identifier.
-  public var processIdentifier: Int32 { process.processIdentifier }
-
   /// Where the child announces itself: the stream whose first line ``firstLine(timeout:)``
   /// returns.
   public enum Announcement: Sendable {

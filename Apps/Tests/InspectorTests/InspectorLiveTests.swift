@@ -330,21 +330,6 @@ import Testing
       ]
     )
     let inspector = try await Self.attach(to: app.endpoint)
-    #if os(Linux)
-    // cascade-inspect --live yields the processor to the app: each of its threads is niced.
-    let threads = try FileManager.default.contentsOfDirectory(
-      atPath: "/proc/\(inspector.child.processIdentifier)/task"
-    )
-    for thread in threads {
-      let stat = try String(
-        contentsOfFile: "/proc/\(inspector.child.processIdentifier)/task/\(thread)/stat",
-        encoding: .utf8
-      )
-      // After the name in parentheses: the state (field 3) … the nice value (field 19).
-      let fields = try #require(stat.lastIndex(of: ")").map { stat[$0...].split(separator: " ") })
-      #expect(fields.count > 17 && fields[17] == "10", "thread \(thread): \(stat)")
-    }
-    #endif
     // The app is timed only once a client asks: before, its inputs cost it no clock reading.
     #expect(try inspector.get("/api/timing").json()["asked"] as? Bool == false)
     app.type("new Ada 42\n")
