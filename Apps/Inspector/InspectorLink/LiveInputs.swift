@@ -320,6 +320,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
       }
+      inspector.wakeClients()
       // The chunks emptied go back to the app's thread, which logs into memory already touched
       // (a chunk made afresh faults on each of its pages' first write).
       for index in chunks.indices { chunks[index].removeAll(keepingCapacity: true) }

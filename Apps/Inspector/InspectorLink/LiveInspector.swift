@@ -266,9 +266,11 @@ public final class LiveInspector: Sendable {
   /// Publishes step `index`, the next one.
   ///
   /// `head` is its message up to its state, and `state` the state after it if it was captured.
-  /// The oldest states are let go beyond ``stateBudget``.
+  /// The oldest states are let go beyond ``stateBudget``. The clients are woken once a message's
+  /// worth of steps is published (``batchSteps``), and by ``wakeClients()`` at the end of a
+  /// batch: woken per step, a client that keeps up sent a message, and woke a task, per step.
   func publish(index: Int, head: Data, state: Data?, sequence: UInt64, name: String) {
-    let waiters = shared.withLock { shared in
+    let waiters = shared.withLock { shared -> [CheckedContinuation<Void, Never>] in
       precondition(index == shared.steps.count, "steps are published once each, in order")
       let entry = Entry(head: head, state: state, sequence: sequence, name: name)
       shared.steps.append(entry)
@@ -278,9 +280,18 @@ public final class LiveInspector: Sendable {
           shared.steps[evicted.index].state = nil
         }
       }
+      guard (index + 1) % Self.batchSteps == 0 else { return [] }
       return shared.clients.keys.compactMap { shared.clients[$0]?.wake() }
     }
     // Each client's stream sends it when it has sent the steps before it.
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Wakes the clients waiting for steps: the publisher's batch ends.
+  func wakeClients() {
+    let waiters = shared.withLock { shared in
+      shared.clients.keys.compactMap { shared.clients[$0]?.wake() }
+    }
     for waiter in waiters { waiter.resume() }
   }
 
