@@ -411,15 +411,18 @@ import Testing
       #expect(replayShown as? Bool == true, "live mode offers Replay to here")
 
       // Each task shows as the app writes it: the page follows the last step.
-      for (typed, title) in [("add Buy milk\n", "Buy milk"), ("add Walk\n", "Walk")] {
-        app.type(typed)
-        _ = try await page.waitFor(
-          """
-          [...document.querySelectorAll("#state .key")].some((key) => key.textContent === "title: "
-            && key.nextSibling && key.nextSibling.textContent === \(BrowserPage.literal("\"\(title)\"")))
-          """
-        )
+      func add(_ titles: String...) async throws {
+        for title in titles {
+          app.type("add \(title)\n")
+          _ = try await page.waitFor(
+            """
+            [...document.querySelectorAll("#state .key")].some((key) => key.textContent === "title: "
+              && key.nextSibling && key.nextSibling.textContent === \(BrowserPage.literal("\"\(title)\"")))
+            """
+          )
+        }
       }
+      try await add("Buy milk", "Walk")
       let rows = try await page.evaluate(
         ##"[...document.querySelectorAll("#rows .row")].map((row) => row.textContent).join("\n")"##
       )
@@ -456,15 +459,7 @@ import Testing
         """##
       )
       #expect(recording as? Bool == true, "the view records: \(String(describing: recording))")
-      for (typed, title) in [("add Read\n", "Read"), ("add Cook\n", "Cook")] {
-        app.type(typed)
-        _ = try await page.waitFor(
-          """
-          [...document.querySelectorAll("#state .key")].some((key) => key.textContent === "title: "
-            && key.nextSibling && key.nextSibling.textContent === \(BrowserPage.literal("\"\(title)\"")))
-          """
-        )
-      }
+      try await add("Read", "Cook")
       try await trace.click("#refresh")
       // Drawn with the last task added, or an error shown: a failure is reported at once, not at
       // the time limit.
