@@ -58,12 +58,7 @@ final class LiveInspection: FedInspection {
             }
             for try await message in inbound.messages(maxSize: 1 << 28) {
               guard case .text(let text) = message else { continue }
-              // Steps come several to a message, one per line; any other message is one text.
-              let lines =
-                text.hasPrefix(#"{"diff":"#)
-                ? text.utf8.split(separator: UInt8(ascii: "\n")).map { Data($0) }
-                : [Data(text.utf8)]
-              for line in lines where self.receive(line) {
+              for line in LiveInspector.texts(of: text) where self.receive(Data(line.utf8)) {
                 greeted.withLock {
                   $0?.resume(returning: nil)
                   $0 = nil

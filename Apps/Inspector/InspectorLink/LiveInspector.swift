@@ -374,6 +374,12 @@ public final class LiveInspector: Sendable {
     }
   }
 
+  /// The JSON texts of one of the endpoint's messages: a message of steps holds one per line
+  /// (they are compact JSON); any other (the hello, an answer: a trace has line breaks) is one.
+  public static func texts(of message: String) -> [Substring] {
+    message.hasPrefix(#"{"diff":"#) ? message.split(separator: "\n") : [message[...]]
+  }
+
   /// The most steps a message holds.
   static let batchSteps = 256
   /// The bytes of steps beyond which a message takes no more (a message holds at least one).

@@ -1,4 +1,5 @@
 import FlyingFox
+import InspectorLink
 
 /// The JSON texts of a live endpoint's messages, in order: `InspectorLink.LiveInspector` sends
 /// steps several to a message, one per line.
@@ -20,10 +21,7 @@ struct LiveTexts: AsyncSequence {
       while pending.isEmpty {
         guard let message = await messages.next(isolation: actor) else { return nil }
         guard case .text(let text) = message else { continue }
-        // Steps come several to a message, one per line; any other message is one text.
-        pending =
-          text.hasPrefix(#"{"diff":"#)
-          ? text.split(separator: "\n").map(String.init).reversed() : [text]
+        pending = LiveInspector.texts(of: text).map(String.init).reversed()
       }
       return pending.removeLast()
     }
