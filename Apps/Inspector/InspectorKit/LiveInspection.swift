@@ -105,7 +105,7 @@ final class LiveInspection: FedInspection {
     // without its state is kept as it came.
     if data.starts(with: Self.stepPrefix), let members = JSONDiff.topLevelMembers(of: data),
       let step = members.first(where: { $0.key == "step" }),
-      let line = try? JSONDecoder().decode(StepMessage.Step.self, from: data.member(at: step.value))
+      let line = StepMessage.Step.decoded(from: data.member(at: step.value))
     {
       let uncaptured = members.first(where: { $0.key == "captured" }).map {
         data.member(at: $0.value) == Data("false".utf8)

@@ -22,8 +22,8 @@ public enum InputName {
 
   /// The name of a JSON value parsed with `JSONSerialization`, at most `limit` characters.
   public static func name(of value: Any, limit: Int = 240) -> String {
-    var writer = Writer(limit: limit)
-    writer.write(value, depth: 0)
+    var writer = Writer<ParsedJSON>(limit: limit)
+    writer.write(ParsedJSON(value: value), depth: 0)
     return writer.finish()
   }
 
@@ -34,22 +34,23 @@ public enum InputName {
     return name(of: value, limit: limit)
   }
 
-  /// The case and payload of `value` if it reads as an enum case.
-  static func enumCase(_ value: Any) -> (name: String, payload: [String: Any])? {
-    guard let object = value as? [String: Any], object.count == 1, let (name, inner) = object.first,
-      let payload = inner as? [String: Any]
-    else { return nil }
-    return (name, payload)
+  /// The name of a value as ``Nameable`` reads it, at most `limit` characters.
+  static func name<Value: Nameable>(of value: Value, limit: Int = 240) -> String {
+    var writer = Writer<Value>(limit: limit)
+    writer.write(value, depth: 0)
+    return writer.finish()
   }
 
   /// The payload's entries in order: `_0`, `_1`… by number (without their keys), then labels in
   /// alphabetical order (JSON objects keep no order).
-  static func entries(of payload: [String: Any]) -> [(label: String?, value: Any)] {
+  static func entries<Value>(
+    of payload: [(key: String, value: Value)]
+  ) -> [(label: String?, value: Value)] {
     func position(_ key: String) -> Int? {
       guard key.first == "_", let number = Int(key.dropFirst()), number >= 0 else { return nil }
       return number
     }
-    let positional = payload.compactMap { key, value in position(key).map { ($0, value) } }
+    let positional = payload.compactMap { entry in position(entry.key).map { ($0, entry.value) } }
       .sorted { $0.0 < $1.0 }
       .map { (label: String?.none, value: $0.1) }
     let labelled = payload.filter { position($0.key) == nil }
@@ -58,57 +59,62 @@ public enum InputName {
     return positional + labelled
   }
 
-  private struct Writer {
+  private struct Writer<Value: Nameable> {
     let limit: Int
     var text = ""
+    /// `text.count`, kept: counting a string walks it.
+    var count = 0
     var full = false
 
     init(limit: Int) { self.limit = max(1, limit) }
 
     mutating func append(_ part: String) {
       guard !full else { return }
-      if text.count + part.count > limit {
-        text += part.prefix(limit - text.count)
+      let length = part.count
+      if count + length > limit {
+        text += part.prefix(limit - count)
+        count = limit
         full = true
       } else {
         text += part
+        count += length
       }
     }
 
     mutating func finish() -> String { full ? text + "…" : text }
 
-    mutating func write(_ value: Any, depth: Int) {
+    mutating func write(_ value: Value, depth: Int) {
       guard !full else { return }
       guard depth < InputName.depthLimit else { return append("…") }
-      if let (name, payload) = InputName.enumCase(value) {
-        append(name)
-        guard !payload.isEmpty else { return }
-        append("(")
-        list(InputName.entries(of: payload), depth: depth)
-        append(")")
-      } else if let object = value as? [String: Any] {
-        append("{")
-        list(
-          object.sorted { $0.key < $1.key }.map { (label: $0.key, value: $0.value) },
-          depth: depth
-        )
-        append("}")
-      } else if let array = value as? [Any] {
+      switch value.shape {
+      case .object(let members):
+        // An object of one key whose value is an object: an enum case and its payload.
+        if members.count == 1, case .object(let payload) = members[0].value.shape {
+          append(members[0].key)
+          guard !payload.isEmpty else { return }
+          append("(")
+          list(InputName.entries(of: payload), depth: depth)
+          append(")")
+        } else {
+          append("{")
+          list(
+            members.sorted { $0.key < $1.key }.map { (label: $0.key, value: $0.value) },
+            depth: depth
+          )
+          append("}")
+        }
+      case .array(let elements):
         append("[")
-        list(array.map { (label: nil, value: $0) }, depth: depth)
+        list(elements.map { (label: nil, value: $0) }, depth: depth)
         append("]")
-      } else if let string = value as? String {
-        append(InputName.quoted(string))
-      } else if value is NSNull {
-        append("nil")
-      } else if let number = value as? NSNumber {
-        append(InputName.literal(number))
-      } else {
-        append("?")
+      case .string(let string): append(InputName.quoted(string))
+      case .literal(let literal): append(literal)
+      case .null: append("nil")
+      case .unknown: append("?")
       }
     }
 
-    mutating func list(_ entries: [(label: String?, value: Any)], depth: Int) {
+    mutating func list(_ entries: [(label: String?, value: Value)], depth: Int) {
       for (position, entry) in entries.enumerated() {
         if full { return }
         if position > 0 { append(", ") }
@@ -138,5 +144,46 @@ public enum InputName {
     // type is `char`: JSON has no other number of that type (`as? Bool` also matches 0 and 1).
     if String(cString: number.objCType) == "c" { return number.boolValue ? "true" : "false" }
     return number.stringValue
+  }
+}
+
+/// A JSON value as ``InputName`` reads it: a value parsed by `JSONSerialization`
+/// (``InputName/name(ofJSON:limit:)``), or one gathered by ``SortedJSONEncoder`` before it is
+/// written (``SortedJSONEncoder/encodeNamed(_:nameLimit:)``: the live endpoint names each input
+/// from its encoding, without parsing the JSON it wrote).
+protocol Nameable {
+  /// What the value is, its members and elements as values of the same kind.
+  var shape: NameShape<Self> { get }
+}
+
+/// What a ``Nameable`` value is.
+enum NameShape<Value> {
+  /// An object's members, each key once.
+  case object([(key: String, value: Value)])
+  case array([Value])
+  case string(String)
+  /// A number or a boolean, as Swift writes it.
+  case literal(String)
+  case null
+  case unknown
+}
+
+/// A value parsed by `JSONSerialization`.
+struct ParsedJSON: Nameable {
+  let value: Any
+
+  var shape: NameShape<ParsedJSON> {
+    if let object = value as? [String: Any] {
+      return .object(object.map { (key: $0.key, value: ParsedJSON(value: $0.value)) })
+    } else if let array = value as? [Any] {
+      return .array(array.map(ParsedJSON.init(value:)))
+    } else if let string = value as? String {
+      return .string(string)
+    } else if value is NSNull {
+      return .null
+    } else if let number = value as? NSNumber {
+      return .literal(InputName.literal(number))
+    }
+    return .unknown
   }
 }

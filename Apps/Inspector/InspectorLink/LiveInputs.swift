@@ -293,7 +293,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       snapshot = nil
       let read = taken.last?.index == from + count - 1 ? nil : state(after: last)
       if snapshot == nil, let kept, kept.sequence > last.sequence { snapshot = kept }
-      let working = ContinuousClock.now
+      var working = ContinuousClock.now
       var states = taken.makeIterator()
       var next = states.next()
       var lastSize: Int?
@@ -319,6 +319,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         let recorded = Recorded(input: unheld(logged.input), mutation: logged.mutation?.value)
         publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
+        // A long batch (the app ran ahead: thousands of inputs) rests in slices, not only at its
+        // end: taken whole, it kept this thread busy for seconds while the app went on, and a
+        // client took a core from the app (`cascade-inspector-bench live-rpg`).
+        if (index - from) % Self.sliceCheck == Self.sliceCheck - 1 {
+          let worked = ContinuousClock.now - working
+          if worked >= Self.slice, shared.withLock({ $0.total > $0.published || $0.woken }) {
+            inspector.wakeClients()
+            rest(after: worked)
+            working = ContinuousClock.now
+          }
+        }
       }
       inspector.wakeClients()
       // The chunks emptied go back to the app's thread, which logs into memory already touched
@@ -336,15 +347,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         self.handsStates.store(shared.handsStates, ordering: .relaxed)
         return busy
       }
-      if appIsBusy {
-        let rest = min(Self.mostRest, (ContinuousClock.now - working) * 9)
-        Thread.sleep(
-          forTimeInterval: Double(rest.components.attoseconds) / 1e18
-            + Double(rest.components.seconds)
-        )
-      }
+      if appIsBusy { rest(after: ContinuousClock.now - working) }
     }
+  }
 
+  /// Rests nine times as long as the thread `worked`, at most ``mostRest``: the app is busy.
+  private func rest(after worked: Duration) {
+    let rest = min(Self.mostRest, worked * 9)
+    Thread.sleep(
+      forTimeInterval: Double(rest.components.attoseconds) / 1e18
+        + Double(rest.components.seconds)
+    )
   }
 
   /// A batch of the architecture's log as the app's thread would have logged it: the inputs, and
@@ -388,6 +401,10 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   /// The longest rest the thread takes between two batches while the app is busy.
   static var mostRest: Duration { .milliseconds(200) }
+  /// The work after which the thread rests within a batch while the app is busy.
+  static var slice: Duration { .milliseconds(2) }
+  /// How many steps the thread publishes between two looks at the clock within a batch.
+  static var sliceCheck: Int { 16 }
 
   /// Publishes step `index`: its input, and the state after it with the change since the last
   /// state encoded when it was captured.
@@ -398,14 +415,14 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     state: Data?,
     after previous: (index: Int, state: Data)?
   ) {
-    let input = encode(recorded.input).flatMap { try? LiveInspector.encoder.encode($0) }
+    // Each named from its encoding, not by parsing the JSON written.
+    let input = encode(recorded.input).flatMap { try? LiveInspector.encoder.encodeNamed($0) }
     let mutation = (recorded.mutation as? any Encodable).flatMap {
-      try? LiveInspector.encoder.encode($0)
+      try? LiveInspector.encoder.encodeNamed($0)
     }
-    var description =
-      input.flatMap { InputName.name(ofJSON: $0) } ?? String(describing: recorded.input)
+    var description = input?.name ?? String(describing: recorded.input)
     if let made = recorded.mutation {
-      description += " → " + (mutation.flatMap { InputName.name(ofJSON: $0) } ?? "\(made)")
+      description += " → " + (mutation?.name ?? "\(made)")
     }
     if description.count > 240 { description = description.prefix(240) + "…" }
     var message = StepMessage(
@@ -425,7 +442,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     }
     inspector.publish(
       index: index,
-      head: message.head(input: StepMessage.payload(input: input, mutation: mutation)),
+      head: message.head(input: StepMessage.payload(input: input?.json, mutation: mutation?.json)),
       state: state,
       sequence: sequence,
       name: description
@@ -630,6 +647,71 @@ public struct StepMessage: Encodable, Sendable {
       self.kind = kind
       self.description = description
       self.source = source
+    }
+
+    /// The step `json` holds (its `Codable` form), `nil` if it holds none: read directly when
+    /// its strings have no escape and its numbers are plain integers (as the endpoint writes
+    /// nearly every step), else by `JSONDecoder` — a client reads every step of a busy app, and
+    /// the decoder was a third of its time.
+    public static func decoded(from json: Data) -> Step? {
+      quickly(json) ?? (try? JSONDecoder().decode(Step.self, from: json))
+    }
+
+    /// The step, read without a decoder; `nil` when it needs one (or is not a step).
+    private static func quickly(_ json: Data) -> Step? {
+      guard let members = JSONDiff.topLevelMembers(of: json) else { return nil }
+      var index: Int?
+      var sequence: Int?
+      var kind: String?
+      var description: String?
+      var source: String?
+      var skipped: Bool?
+      for member in members {
+        let value = json[(json.startIndex + member.value.lowerBound)..<(json.startIndex + member.value.upperBound)]
+        switch member.key {
+        case "index": index = integer(value)
+        case "sequence": sequence = integer(value)
+        case "kind": kind = plainString(value)
+        case "description": description = plainString(value)
+        case "source": source = plainString(value)
+        case "skipped":
+          switch String(decoding: value, as: UTF8.self) {
+          case "true": skipped = true
+          case "false": skipped = false
+          case "null": skipped = nil
+          default: return nil
+          }
+        default: continue
+        }
+      }
+      guard let index, let sequence, let kind, let description, let source else { return nil }
+      var step = Step(
+        index: index, sequence: sequence, kind: kind, description: description, source: source)
+      step.skipped = skipped
+      return step
+    }
+
+    /// A JSON integer of at most 18 digits (no sign, fraction or exponent needed by a step).
+    private static func integer(_ bytes: Data) -> Int? {
+      let negative = bytes.first == UInt8(ascii: "-")
+      let digits = bytes.dropFirst(negative ? 1 : 0)
+      guard (1...18).contains(digits.count) else { return nil }
+      var value = 0
+      for byte in digits {
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      }
+      return negative ? -value : value
+    }
+
+    /// A JSON string without an escape, its text; `nil` for any other value.
+    private static func plainString(_ bytes: Data) -> String? {
+      guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""),
+        bytes.last == UInt8(ascii: "\"")
+      else { return nil }
+      let inner = bytes.dropFirst().dropLast()
+      guard !inner.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else { return nil }
+      return String(decoding: inner, as: UTF8.self)
     }
   }
 

@@ -377,7 +377,10 @@ public final class LiveInspector: Sendable {
   /// The JSON texts of one of the endpoint's messages: a message of steps holds one per line
   /// (they are compact JSON); any other (the hello, an answer: a trace has line breaks) is one.
   public static func texts(of message: String) -> [Substring] {
-    message.hasPrefix(#"{"diff":"#) ? message.split(separator: "\n") : [message[...]]
+    guard message.hasPrefix(#"{"diff":"#) else { return [message[...]] }
+    // Split on the byte: a split on `Character` walked every grapheme of every step (half of
+    // what a client did with a busy app's messages).
+    return message.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
   }
 
   /// The most steps a message holds.
