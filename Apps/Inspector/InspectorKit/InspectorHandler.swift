@@ -70,11 +70,7 @@ final class InspectorHandler: HTTPHandler, Sendable {
   /// Skip or commit, on a recording: only with the token in the `X-Cascade-Token` header (see
   /// ``replay(_:)``).
   private func edit(_ request: HTTPRequest, prefix: String) -> HTTPResponse {
-    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
-      return Self.secured(
-        Self.text(.forbidden, "a skip or commit needs the token in the X-Cascade-Token header")
-      )
-    }
+    if let refusal = refusal(of: request, "a skip or commit") { return refusal }
     guard let step = Int(request.path.dropFirst(prefix.count)), step >= 0 else {
       return Self.secured(Self.text(.badRequest, "no step named \(request.path)"))
     }
@@ -97,11 +93,7 @@ final class InspectorHandler: HTTPHandler, Sendable {
   /// token in the `X-Cascade-Token` header (see ``replay(_:)``). `GET /api/timing` reads what
   /// this inspector asks.
   private func timing(_ request: HTTPRequest) async -> HTTPResponse {
-    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
-      return Self.secured(
-        Self.text(.forbidden, "timing the app needs the token in the X-Cascade-Token header")
-      )
-    }
+    if let refusal = refusal(of: request, "timing the app") { return refusal }
     guard let on = request.query["on"].flatMap(Bool.init) else {
       return Self.secured(Self.text(.badRequest, "on is true or false"))
     }
@@ -126,11 +118,7 @@ final class InspectorHandler: HTTPHandler, Sendable {
   /// Import: the request's body is a recording (an export, a flight recorder's file, an app's
   /// session), inspected from now on; only with the token in the `X-Cascade-Token` header.
   private func importRecording(_ request: HTTPRequest) async -> HTTPResponse {
-    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
-      return Self.secured(
-        Self.text(.forbidden, "an import needs the token in the X-Cascade-Token header")
-      )
-    }
+    if let refusal = refusal(of: request, "an import") { return refusal }
     if let length = request.headers[.contentLength].flatMap({ Int($0) }),
       length > InspectionSlot.importLimit
     {
@@ -153,11 +141,7 @@ final class InspectorHandler: HTTPHandler, Sendable {
   /// of another site cannot send without the browser asking this server first (and this server
   /// answers no such question), so a cookie alone never makes a replay.
   private func replay(_ request: HTTPRequest) async -> HTTPResponse {
-    guard LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token) else {
-      return Self.secured(
-        Self.text(.forbidden, "a replay needs the token in the X-Cascade-Token header")
-      )
-    }
+    if let refusal = refusal(of: request, "a replay") { return refusal }
     guard api.isLive else {
       return Self.secured(Self.text(.notFound, "replay to here needs a live app (--live)"))
     }
@@ -165,6 +149,16 @@ final class InspectorHandler: HTTPHandler, Sendable {
       return Self.secured(Self.text(.badRequest, "no step named \(request.path)"))
     }
     return Self.secured(Self.json(await api.replay(toStep: step)))
+  }
+
+  /// The refusal of `request`, which changes something (`what` it asks, for the message),
+  /// without the token in the `X-Cascade-Token` header; `nil` when it carries the token.
+  private func refusal(of request: HTTPRequest, _ what: String) -> HTTPResponse? {
+    guard !LoopbackServer.same(request.headers[HTTPHeader("X-Cascade-Token")] ?? "", token)
+    else { return nil }
+    return Self.secured(
+      Self.text(.forbidden, "\(what) needs the token in the X-Cascade-Token header")
+    )
   }
 
   /// `response` with the headers every answer carries.

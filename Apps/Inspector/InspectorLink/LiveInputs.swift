@@ -17,8 +17,9 @@ import Synchronization
 /// thread takes the inputs, names them, encodes the states and diffs them (``JSONDiff``), and
 /// publishes the steps, so an app inspected live keeps its pace however large its state (`cascade-inspector-bench
 /// live`). While the app is busy (inputs come while that thread works) it rests nine times as
-/// long as it worked, taking at most a tenth of a core from the app, and the timeline lags; once
-/// the app rests it catches up at full speed.
+/// long as it worked, after each batch and every 2 ms of work within one, taking at most a tenth
+/// of a core from the app (and a client attached, which reads what it publishes, little more),
+/// and the timeline lags; once the app rests it catches up at full speed.
 ///
 /// A state handed over or read is shared with the app's until the thread has encoded it, so the
 /// app's next change to it copies it once. To bound those copies, the states are taken as
@@ -238,11 +239,41 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       return read.state
     }
     let log = log.withLock { $0 }
+    /// Inputs taken from the log within the last batch (``appKeepsLogging()``), counted in
+    /// ``LiveShared/total`` already, published in the next.
+    var carried = LoggedBatch()
+    /// Whether the app logged inputs since the last look, within a batch: with the log, the
+    /// inputs logged since are taken now (into `carried`), so that the next look sees only newer
+    /// ones; without, the count of inputs is compared with the last look's.
+    var seenTotal = 0
+    func appKeepsLogging() -> Bool {
+      guard let log else {
+        let total = shared.withLock { $0.total }
+        defer { seenTotal = total }
+        return total != seenTotal
+      }
+      let woken = shared.withLock { shared in
+        defer { shared.woken = false }
+        return shared.woken
+      }
+      guard woken else { return false }
+      let more = fromLog(log.take())
+      shared.withLock { $0.total += more.inputs.count }
+      carried.append(more)
+      return !more.inputs.isEmpty
+    }
     while true {
       // The architecture's log, taken first, as the inputs the app's thread would have logged;
       // `woken` cleared before the take, so that the first input logged after it sets it again.
       if log != nil { shared.withLock { $0.woken = false } }
-      let logged = log.map { fromLog($0.take()) }
+      var logged = log.map { fromLog($0.take()) }
+      let carriedCount = carried.inputs.count
+      if carriedCount > 0, let fresh = logged {
+        // The inputs taken within the last batch first.
+        carried.append(fresh)
+        logged = carried
+        carried = LoggedBatch()
+      }
       // Under the lock, only swaps: the app's thread never waits for a copy of the inputs.
       let (from, first, taken, caughtUp) = shared.withLock { shared in
         if logged == nil { shared.woken = false }
@@ -252,8 +283,10 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         shared.first = nil
         if let logged {
           if !logged.inputs.isEmpty { chunks.append(logged.inputs) }
-          taken = logged.states.map { Handed(index: shared.total + $0.offset, state: $0.state) }
-          shared.total += logged.inputs.count
+          // The inputs carried are counted already.
+          let base = shared.total - carriedCount
+          taken = logged.states.map { Handed(index: base + $0.offset, state: $0.state) }
+          shared.total = base + logged.inputs.count
         } else {
           shared.take(into: &chunks)
         }
@@ -294,6 +327,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       let read = taken.last?.index == from + count - 1 ? nil : state(after: last)
       if snapshot == nil, let kept, kept.sequence > last.sequence { snapshot = kept }
       var working = ContinuousClock.now
+      seenTotal = from + count
       var states = taken.makeIterator()
       var next = states.next()
       var lastSize: Int?
@@ -324,7 +358,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         // client took a core from the app (`cascade-inspector-bench live-rpg`).
         if (index - from) % Self.sliceCheck == Self.sliceCheck - 1 {
           let worked = ContinuousClock.now - working
-          if worked >= Self.slice, shared.withLock({ $0.total > $0.published || $0.woken }) {
+          if worked >= Self.slice, appKeepsLogging() {
             inspector.wakeClients()
             rest(after: worked)
             working = ContinuousClock.now
@@ -342,7 +376,8 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         // times as long as it worked, at most `mostRest`, so that it takes at most a tenth of a
         // core from a busy app; it works on at once when the app rests.
         // With the log, inputs came if it woke this thread since the take.
-        let busy = shared.total > shared.published || shared.woken
+        // (Not the inputs carried: the app logged those before the last look.)
+        let busy = log == nil ? shared.total > shared.published : shared.woken
         shared.encoding = busy
         self.handsStates.store(shared.handsStates, ordering: .relaxed)
         return busy
@@ -364,7 +399,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// the states captured, by their offsets among the inputs.
   private func fromLog(
     _ batch: MiddlewareLogBatch<Input, State>
-  ) -> (inputs: [Logged], states: [(offset: Int, state: any Sendable)]) {
+  ) -> LoggedBatch {
     var inputs: [Logged] = []
     inputs.reserveCapacity(batch.entries.count)
     var states: [(offset: Int, state: any Sendable)] = []
@@ -385,7 +420,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         next = captured.next()
       }
     }
-    return (inputs, states)
+    return LoggedBatch(inputs: inputs, states: states)
   }
 
   /// A state handed over, as JSON.
@@ -465,6 +500,20 @@ private struct Logged: Sendable {
   /// The reactor's mutation, held: most inputs have none, and a held one is a word.
   var mutation: Holder<any Sendable>?
   var sequence: UInt64
+}
+
+/// Inputs taken from the architecture's log, and the states captured, by their offsets among the
+/// inputs.
+private struct LoggedBatch {
+  var inputs: [Logged] = []
+  var states: [(offset: Int, state: any Sendable)] = []
+
+  /// `other`'s inputs and states after these.
+  mutating func append(_ other: LoggedBatch) {
+    let base = inputs.count
+    inputs += other.inputs
+    states += other.states.map { (base + $0.offset, $0.state) }
+  }
 }
 
 /// A state handed over, after step `index`.
@@ -667,7 +716,9 @@ public struct StepMessage: Encodable, Sendable {
       var source: String?
       var skipped: Bool?
       for member in members {
-        let value = json[(json.startIndex + member.value.lowerBound)..<(json.startIndex + member.value.upperBound)]
+        let value = json[
+          (json.startIndex + member.value.lowerBound)..<(json.startIndex + member.value.upperBound)
+        ]
         switch member.key {
         case "index": index = integer(value)
         case "sequence": sequence = integer(value)
@@ -686,7 +737,12 @@ public struct StepMessage: Encodable, Sendable {
       }
       guard let index, let sequence, let kind, let description, let source else { return nil }
       var step = Step(
-        index: index, sequence: sequence, kind: kind, description: description, source: source)
+        index: index,
+        sequence: sequence,
+        kind: kind,
+        description: description,
+        source: source
+      )
       step.skipped = skipped
       return step
     }
