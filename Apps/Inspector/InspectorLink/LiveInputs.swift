@@ -265,7 +265,14 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     while true {
       // The architecture's log, taken first, as the inputs the app's thread would have logged;
       // `woken` cleared before the take, so that the first input logged after it sets it again.
-      if log != nil { shared.withLock { $0.woken = false } }
+      // Marked encoding meanwhile: an input taken here is counted only below, and
+      // `published()` must not find everything published between the two.
+      if log != nil {
+        shared.withLock { shared in
+          shared.woken = false
+          shared.encoding = true
+        }
+      }
       var logged = log.map { fromLog($0.take()) }
       let carriedCount = carried.inputs.count
       if carriedCount > 0, let fresh = logged {
