@@ -80,7 +80,7 @@ extension Node: Nameable {
     // A floating-point number, as written: read back as the JSON reader reads it.
     case .text(let text): .literal(InputName.name(ofJSON: Data(text.utf8)) ?? text)
     case .string(let string): .string(string)
-    case .object(let object): .object(object.members)
+    case .object(let object): .object(object.written.map { ($0.key, $0.value) })
     case .array(let array): .array(array.elements)
     case .encoder(let encoder): (encoder.result ?? .object(ObjectNode())).shape
     }
@@ -110,24 +110,26 @@ private final class ObjectNode {
     entries.reserveCapacity(8)
   }
 
-  /// Each key once, with the last value given for it (the one written), in the order given.
-  var members: [(key: String, value: Node)] {
-    var members: [(key: String, value: Node)] = []
-    members.reserveCapacity(entries.count)
-    // Most objects have a few keys: looked for among those, hashed beyond.
-    var positions: [String: Int] = [:]
-    for entry in entries {
-      let known =
-        entries.count <= 16
-        ? members.firstIndex { $0.key == entry.key } : positions[entry.key]
-      if let known {
-        members[known].value = entry.value
-      } else {
-        if entries.count > 16 { positions[entry.key] = members.count }
-        members.append((entry.key, entry.value))
+  /// The entries as they are written: sorted by their keys' UTF-8 bytes, each key once with
+  /// the last value given for it.
+  var written: [Entry] {
+    var entries = entries
+    // An insertion sort: an object has few keys, often in order already. Stable: of equal keys,
+    // the last given stays last, and is the one kept.
+    for position in entries.indices.dropFirst() {
+      var slot = position
+      while slot > 0, JSONBytes.precedes(entries[position].key, entries[slot - 1].key) {
+        slot -= 1
       }
+      if slot < position { entries.insert(entries.remove(at: position), at: slot) }
     }
-    return members
+    // Nearly always each key once: then the entries as they are, not copied again.
+    let repeated = entries.indices.dropLast().contains { entries[$0].key == entries[$0 + 1].key }
+    guard repeated else { return entries }
+    return entries.indices.compactMap { position in
+      position + 1 < entries.count && entries[position + 1].key == entries[position].key
+        ? nil : entries[position]
+    }
   }
 }
 
@@ -432,20 +434,9 @@ private struct JSONBytes {
 
   /// An object, its keys sorted by their UTF-8 bytes; of a key given twice, the last value.
   mutating func write(_ object: ObjectNode) {
-    var entries = object.entries
-    // An insertion sort: an object has few keys, often in order already. Stable: of equal keys,
-    // the last given stays last, and is the one written.
-    for position in entries.indices.dropFirst() {
-      var slot = position
-      while slot > 0, Self.precedes(entries[position].key, entries[slot - 1].key) { slot -= 1 }
-      if slot < position { entries.insert(entries.remove(at: position), at: slot) }
-    }
     bytes.append(UInt8(ascii: "{"))
-    var first = true
-    for (position, entry) in entries.enumerated() {
-      if position + 1 < entries.count, entries[position + 1].key == entry.key { continue }
-      if !first { bytes.append(UInt8(ascii: ",")) }
-      first = false
+    for (position, entry) in object.written.enumerated() {
+      if position > 0 { bytes.append(UInt8(ascii: ",")) }
       write(entry.key)
       bytes.append(UInt8(ascii: ":"))
       write(entry.value)
