@@ -8,6 +8,12 @@ public import Synchronization
 /// under the log's own lock (never the engine's); the middleware's thread takes them in
 /// batches. The arrays taken come back emptied, with their room, so that the processing thread
 /// appends into memory it has already touched.
+///
+/// The take makes the entries with a function the processing thread's append set
+/// (``Buffer/makeEntries``): made in code specialized for the log's types, where a loop of the
+/// take's own, compiled for any type, looked up generic metadata for each input (about a
+/// microsecond an input, `cascade-inspector-bench live-rpg` under perf: a take of a busy app's
+/// 40,000 inputs kept the inspection's thread busy for 50 ms at once).
 @usableFromInline
 final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let storage = LockedValue(Buffer())
@@ -27,12 +33,32 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
     @usableFromInline var statesWanted = 0
     /// Whether the next input logged wakes the middleware's thread: the first after a take.
     @usableFromInline var wakes = true
+    /// Makes the entries of a take, specialized for the log's types; set by the first append.
+    @usableFromInline var makeEntries: EntriesMaker?
     /// The arrays last taken, emptied, for the next take to put in place.
     var spareInputs: [Action] = []
     var spareSequences: [UInt64] = []
 
     @usableFromInline
     init() {}
+  }
+
+  /// Makes the entries of inputs and their sequences.
+  @usableFromInline
+  typealias EntriesMaker = @Sendable ([Action], [UInt64]) -> [MiddlewareLogEntry<Action>]
+
+  /// The function that makes the entries, specialized where this is inlined (the processing
+  /// thread's append).
+  @inlinable
+  static func entriesMaker() -> EntriesMaker {
+    { inputs, sequences in
+      var entries: [MiddlewareLogEntry<Action>] = []
+      entries.reserveCapacity(inputs.count)
+      for index in inputs.indices {
+        entries.append(MiddlewareLogEntry(input: inputs[index], sequence: sequences[index]))
+      }
+      return entries
+    }
   }
 
   init(wake: @escaping @Sendable () -> Void) {
@@ -50,6 +76,7 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   func append(_ action: Action, sequence: UInt64, state: State?) {
     let wakes = storage.withLock { buffer in
+      if buffer.makeEntries == nil { buffer.makeEntries = Self.entriesMaker() }
       buffer.inputs.append(action)
       buffer.sequences.append(sequence)
       if let state, buffer.statesWanted > 0 {
@@ -66,7 +93,7 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
 
   /// The inputs and states logged since the last take.
   func take() -> MiddlewareLogBatch<Action, State> {
-    let (inputs, sequences, states) = storage.withLock { buffer in
+    let (inputs, sequences, states, makeEntries) = storage.withLock { buffer in
       var inputs = buffer.spareInputs
       var sequences = buffer.spareSequences
       buffer.spareInputs = []
@@ -76,13 +103,10 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
       let states = buffer.states
       buffer.states = []
       buffer.wakes = true
-      return (inputs, sequences, states)
+      return (inputs, sequences, states, buffer.makeEntries)
     }
-    var entries: [MiddlewareLogEntry<Action>] = []
-    entries.reserveCapacity(inputs.count)
-    for (input, sequence) in zip(inputs, sequences) {
-      entries.append(MiddlewareLogEntry(input: input, sequence: sequence))
-    }
+    // No entries made before the first append.
+    let entries = makeEntries?(inputs, sequences) ?? []
     var emptied = (inputs, sequences)
     emptied.0.removeAll(keepingCapacity: true)
     emptied.1.removeAll(keepingCapacity: true)

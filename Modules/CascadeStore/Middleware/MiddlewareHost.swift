@@ -189,7 +189,10 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
         var seen = Set<UInt64>()
         var entries: [MiddlewareLogEntry<ChildInput>] = []
         entries.reserveCapacity(batch.entries.count)
-        for entry in batch.entries {
+        // Indices, not the entries' iterator: compiled for any type, each step of a generic
+        // iterator looks its type up (``EngineInputLog``).
+        for index in batch.entries.indices {
+          let entry = batch.entries[index]
           guard let (child, mutation) = input(entry.input) else { continue }
           entries.append(
             MiddlewareLogEntry(
