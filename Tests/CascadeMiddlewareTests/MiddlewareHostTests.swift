@@ -131,6 +131,38 @@ struct MiddlewareLogTests {
     var opened: MiddlewareLog<Op, Tally>? { log.withLock { $0 } }
   }
 
+  /// Tells when it is let go of.
+  final class Token: Sendable {
+    let letGo: @Sendable () -> Void
+
+    init(letGo: @escaping @Sendable () -> Void) {
+      self.letGo = letGo
+    }
+
+    deinit {
+      letGo()
+    }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func whatIsGivenBackIsLetGoOfAfterTheNextAppend(_ arch: Arch) throws {
+    let keeper = LogKeeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    running.send(.add(1))
+    let log = try #require(keeper.opened)
+    let batch = log.take()
+    #expect(batch.entries.map(\.input) == [.add(1)])
+
+    let letGo = LockedValue(false)
+    log.giveBack(Token { letGo.withLock { $0 = true } })
+    log.giveBack(batch.entries)
+    #expect(!letGo.withLock { $0 }, "kept until the processing thread appends again")
+    // This suite's sends are processed on the sending thread: the append is done on return.
+    running.send(.add(2))
+    #expect(letGo.withLock { $0 }, "let go of after the next append")
+    #expect(log.take().entries.map(\.input) == [.add(2)], "the log goes on as before")
+  }
+
   @Test(arguments: Arch.allCases)
   func theLogHasEveryInputInOrderWithItsRecordsSequence(_ arch: Arch) throws {
     let keeper = LogKeeper()

@@ -32,7 +32,8 @@ public final class FlightObserver: SessionObserver {
   /// A flight recorder on `Container`'s inputs (each recorded as `encode` makes it) and states.
   public func watch<Container: ArchitectureContainer>(
     _ container: Container.Type,
-    encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable)?,
+    encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable & Sendable)?,
+    remaking remake: @escaping @Sendable (any Encodable & Sendable) -> Container.Input?,
     isEffectOutcome: @escaping @Sendable (Container.Input, (any Sendable)?) -> Bool,
     fresh: @escaping @Sendable () -> Container
   ) -> any Middleware<Container.Input, Container.State> where Container.State: Encodable {

@@ -68,10 +68,12 @@ public struct ArchitectureBuild<
 /// recorder (``FlightObserver``).
 public protocol SessionObserver: Sendable {
   /// The middleware that watches the inputs of a `Container` (each made `Encodable` by
-  /// `encode`), which can replay them into a fresh container made by `fresh`.
+  /// `encode`, and made again from that form by `remake`), which can replay them into a fresh
+  /// container made by `fresh`.
   func watch<Container: ArchitectureContainer>(
     _ container: Container.Type,
-    encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable)?,
+    encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable & Sendable)?,
+    remaking remake: @escaping @Sendable (any Encodable & Sendable) -> Container.Input?,
     isEffectOutcome: @escaping @Sendable (Container.Input, (any Sendable)?) -> Bool,
     fresh: @escaping @Sendable () -> Container
   ) -> any Middleware<Container.Input, Container.State> where Container.State: Encodable
@@ -190,7 +192,8 @@ extension ArchitectureBuild where Service.Container.State: Encodable {
     let watchers = observers.map { observer in
       observer.watch(
         Service.Container.self,
-        encoding: { [encode] in encode($0).map { $0 as any Encodable } },
+        encoding: { [encode] in encode($0).map { $0 as any Encodable & Sendable } },
+        remaking: { [decode] in ($0 as? Schema.Input).map(decode) },
         isEffectOutcome: isEffectOutcome,
         fresh: { make(offline(), []).container }
       )

@@ -49,7 +49,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   private let inspector: LiveInspector
   private let kind: StepKind
-  private let encode: @Sendable (Input) -> (any Encodable)?
+  private let encode: @Sendable (Input) -> (any Encodable & Sendable)?
+  /// The input a form `encode` made stands for; `nil` when the inputs are kept as they are.
+  private let remake: (@Sendable (any Encodable & Sendable) -> Input?)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
   private let shared = LockedValue(LiveShared(mostQueued: LiveInputs.mostQueued))
   /// The inputs of the steps published, in order (for replays); the thread appends to it.
@@ -104,12 +106,14 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   init(
     inspector: LiveInspector,
     kind: StepKind,
-    encode: @escaping @Sendable (Input) -> (any Encodable)?,
+    encode: (@Sendable (Input) -> (any Encodable & Sendable)?)?,
+    remake: (@Sendable (any Encodable & Sendable) -> Input?)?,
     isEffectOutcome: @escaping @Sendable (Input, (any Sendable)?) -> Bool
   ) {
     self.inspector = inspector
     self.kind = kind
-    self.encode = encode
+    self.encode = encode ?? { EncodableInput($0) }
+    self.remake = remake
     self.isEffectOutcome = isEffectOutcome
     // A thread of its own, not a task: an app that keeps the cooperative threads busy must not
     // starve the inspection (nor the inspection the app).
@@ -179,9 +183,43 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// The inputs of the first `count` steps, in order.
   public func inputs(ofFirst count: Int) -> [Recorded] {
     publishedInputs.withLock { Array($0.prefix(count)) }.map { logged in
-      // Safety of the cast: `process` logged an `Input`.
-      Recorded(input: unheld(logged.input), mutation: logged.mutation?.value)
+      Recorded(input: input(of: logged), mutation: logged.mutation?.value)
     }
+  }
+
+  /// The input `logged` keeps: remade from its form, or as it was held.
+  private func input(of logged: Logged) -> Input {
+    switch logged.input {
+    case .held(let held):
+      // Safety of the cast: `process` logged an `Input`.
+      return unheld(held)
+    case .form(let form):
+      // Kept as a form only with `remake`, which makes every form `encode` made an input again.
+      guard let input = remake?(form) else {
+        preconditionFailure("LiveInputs' remake gave no input for \(form)")
+      }
+      return input
+    }
+  }
+
+  /// `entry`, taken from the architecture's log, as the thread keeps it: in the form `encode`
+  /// makes of its input when the input can be remade from it (`remake`), judged an effect's
+  /// outcome or not now; else its input held as it is.
+  private func logged(_ entry: MiddlewareLogEntry<Input>) -> Logged {
+    let mutation = entry.mutation.map(Holder.init)
+    if remake != nil, let form = encode(entry.input) {
+      return Logged(
+        input: .form(form),
+        mutation: mutation,
+        sequence: entry.sequence,
+        isEffectOutcome: isEffectOutcome(entry.input, entry.mutation)
+      )
+    }
+    return Logged(
+      input: .held(held(entry.input, in: inputHolder)),
+      mutation: mutation,
+      sequence: entry.sequence
+    )
   }
 
   /// Logs the input and, while the thread keeps up, hands the state over to it: no copy and no
@@ -192,7 +230,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     // The record's fields read once, here: read in the closure below, each is a lookup of the
     // record's type.
     var logged: Logged? = Logged(
-      input: held(record.input, in: inputHolder),
+      input: .held(held(record.input, in: inputHolder)),
       mutation: record.mutation.map(Holder.init),
       sequence: record.sequence
     )
@@ -257,7 +295,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         return shared.woken
       }
       guard woken else { return false }
-      let more = fromLog(log.take())
+      let more = fromLog(log.take(), of: log)
       shared.withLock { $0.total += more.inputs.count }
       carried.append(more)
       return !more.inputs.isEmpty
@@ -277,7 +315,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
           shared.encoding = true
         }
       }
-      var logged = log.map { fromLog($0.take()) }
+      var logged = log.map { fromLog($0.take(), of: $0) }
       let carriedCount = carried.inputs.count
       if carriedCount > 0, let fresh = logged {
         // The inputs taken within the last batch first.
@@ -359,9 +397,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
           state = encodedState(kept.state)
           lastSize = state?.count
         }
-        // Safety of the cast: `process` logged an `Input`.
-        let recorded = Recorded(input: unheld(logged.input), mutation: logged.mutation?.value)
-        publish(recorded, sequence: logged.sequence, at: index, state: state, after: previous)
+        publish(logged, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
         // A long batch (the app ran ahead: thousands of inputs) rests in slices, not only at its
         // end: taken whole, it kept this thread busy for seconds while the app went on, and a
@@ -408,8 +444,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   /// A batch of the architecture's log as the app's thread would have logged it: the inputs, and
   /// the states captured, by their offsets among the inputs.
+  ///
+  /// With `remake`, the inputs are kept in their forms, made here, and the batch goes back to
+  /// the app's thread at once (``MiddlewareLog/giveBack(_:)``), which lets go of the inputs:
+  /// kept until their steps were published (seconds, for a busy app, the thread resting nine
+  /// times as long as it works), the inputs the app allocated (a store's boxed events) held its
+  /// memory, which grew a page at a time, each a system call (`cascade-inspector-bench
+  /// live-rpg`, the store: 48,000 `mprotect` calls and 64,000 page faults on the app's threads
+  /// in a run, against 72 and 1,600 plain).
   private func fromLog(
-    _ batch: MiddlewareLogBatch<Input, State>
+    _ batch: MiddlewareLogBatch<Input, State>,
+    of log: MiddlewareLog<Input, State>
   ) -> LoggedBatch {
     // Indices, not the entries' iterator: this code is compiled for any input type, and each
     // step of a generic iterator looked its type up (under perf, most of this function's time).
@@ -417,14 +462,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     var inputs: [Logged] = []
     inputs.reserveCapacity(entries.count)
     for index in entries.indices {
-      let entry = entries[index]
-      inputs.append(
-        Logged(
-          input: held(entry.input, in: inputHolder),
-          mutation: entry.mutation.map(Holder.init),
-          sequence: entry.sequence
-        )
-      )
+      inputs.append(logged(entries[index]))
     }
     // Each state captured, at the offset of its input: both are in the order of the sequences.
     var states: [(offset: Int, state: any Sendable)] = []
@@ -436,6 +474,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         states.append((offset, held(captured.state, in: stateHolder)))
       }
     }
+    if remake != nil { log.giveBack(entries) }
     return LoggedBatch(inputs: inputs, states: states)
   }
 
@@ -460,19 +499,32 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// Publishes step `index`: its input, and the state after it with the change since the last
   /// state encoded when it was captured.
   private func publish(
-    _ recorded: Recorded,
-    sequence: UInt64,
+    _ logged: Logged,
     at index: Int,
     state: Data?,
     after previous: (index: Int, state: Data)?
   ) {
+    let sequence = logged.sequence
+    let madeMutation = logged.mutation?.value
+    // The input itself, if it is held as it is (not kept as a form).
+    var heldInput: Input?
+    let form: (any Encodable & Sendable)?
+    switch logged.input {
+    case .form(let made):
+      form = made
+    case .held(let held):
+      // Safety of the cast: `process` logged an `Input`.
+      let input: Input = unheld(held)
+      heldInput = input
+      form = encode(input)
+    }
     // Each named from its encoding, not by parsing the JSON written.
-    let input = encode(recorded.input).flatMap { try? LiveInspector.encoder.encodeNamed($0) }
-    let mutation = (recorded.mutation as? any Encodable).flatMap {
+    let input = form.flatMap { try? LiveInspector.encoder.encodeNamed($0) }
+    let mutation = (madeMutation as? any Encodable).flatMap {
       try? LiveInspector.encoder.encodeNamed($0)
     }
-    var description = input?.name ?? String(describing: recorded.input)
-    if let made = recorded.mutation {
+    var description = input?.name ?? heldInput.map { String(describing: $0) } ?? "?"
+    if let made = madeMutation {
       description += " → " + (mutation?.name ?? "\(made)")
     }
     if description.count > 240 { description = description.prefix(240) + "…" }
@@ -480,10 +532,10 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       step: StepMessage.Step(
         index: index,
         sequence: Int(sequence),
-        kind: (recorded.mutation == nil ? kind : .mutation).description,
+        kind: (madeMutation == nil ? kind : .mutation).description,
         description: description,
-        source: (isEffectOutcome(recorded.input, recorded.mutation) ? StepSource.effect : .user)
-          .rawValue
+        source: (logged.isEffectOutcome ?? heldInput.map { isEffectOutcome($0, madeMutation) }
+          ?? false ? StepSource.effect : .user).rawValue
       ),
       diff: nil
     )
@@ -510,12 +562,42 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 // `any Sendable` (one larger than three words in a `Holder`: an allocation, without a lookup),
 // so the bookkeeping is ordinary specialized code.
 
-/// An input as the app's thread logs it.
+/// An input as the app's thread logs it, or as the thread keeps one taken from the
+/// architecture's log.
 private struct Logged: Sendable {
-  var input: any Sendable
+  /// The input: held as the app's thread logged it, or, taken from the architecture's log, the
+  /// form `encode` made of it on the inspection's thread (sharing no memory the app's thread
+  /// allocated, for a store's boxed events), from which `remake` makes it again.
+  enum Input: Sendable {
+    case held(any Sendable)
+    case form(any Encodable & Sendable)
+  }
+
+  var input: Input
   /// The reactor's mutation, held: most inputs have none, and a held one is a word.
   var mutation: Holder<any Sendable>?
   var sequence: UInt64
+  /// Whether the input is an effect's outcome, judged when it was made a form; `nil` for an
+  /// input held, judged when its step is published.
+  var isEffectOutcome: Bool?
+}
+
+/// An input of a `Sendable` type that is `Encodable`, as its ``LiveInputs`` form by default.
+private struct EncodableInput: Encodable, @unchecked Sendable {
+  // Safety: `value` is a `let` holding a value of a `Sendable` type (`init`'s `Input`).
+  let value: any Encodable
+
+  /// `input` if it is `Encodable`.
+  init?<Input: Sendable>(_ input: Input) {
+    guard let value = input as? any Encodable else { return nil }
+    self.value = value
+  }
+
+  /// Encodes the value as the encoder would have it (a `Date`, `Data` or `URL` as such).
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
 }
 
 /// Inputs taken from the architecture's log, and the states captured, by their offsets among the
@@ -598,7 +680,10 @@ extension LiveShared {
 
   /// An empty chunk with room for ``chunkSize`` inputs, its memory touched.
   static func chunk() -> [Logged] {
-    var chunk = Array(repeating: Logged(input: 0, mutation: nil, sequence: 0), count: chunkSize)
+    var chunk = Array(
+      repeating: Logged(input: .held(0), mutation: nil, sequence: 0),
+      count: chunkSize
+    )
     chunk.removeAll(keepingCapacity: true)
     return chunk
   }

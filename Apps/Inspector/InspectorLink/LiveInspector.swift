@@ -211,19 +211,26 @@ public final class LiveInspector: Sendable {
   ///     actions), a feedback loop's events.
   ///   - encode: The input as a value to show as JSON (default: the input, if it is
   ///     `Encodable`).
+  ///   - remake: The input a value `encode` made stands for. Given, the inputs are kept for
+  ///     replays in the form `encode` made of them, on the inspection's thread, and the app's
+  ///     thread lets go of the inputs themselves (`MiddlewareLog.giveBack(_:)`): an input that
+  ///     holds memory (the store's `any CoreEvent`) is then freed where it was allocated. By
+  ///     default the inputs are kept as they are.
   ///   - isEffectOutcome: Whether an input (with the reactor's mutation, if any) is an effect's
   ///     outcome (a write that finished, a page that arrived), rather than the user's.
   /// - Returns: The middleware, which also keeps the inputs for ``onReplay(_:)``'s closure.
   public func inputs<Input: Sendable, State: Encodable & Sendable>(
     of state: State.Type,
     kind: StepKind,
-    encoding encode: @escaping @Sendable (Input) -> (any Encodable)? = { $0 as? any Encodable },
+    encoding encode: (@Sendable (Input) -> (any Encodable & Sendable)?)? = nil,
+    remaking remake: (@Sendable (any Encodable & Sendable) -> Input?)? = nil,
     isEffectOutcome: @escaping @Sendable (Input, (any Sendable)?) -> Bool = { _, _ in false }
   ) -> LiveInputs<Input, State> {
     let inputs = LiveInputs<Input, State>(
       inspector: self,
       kind: kind,
       encode: encode,
+      remake: remake,
       isEffectOutcome: isEffectOutcome
     )
     shared.withLock { shared in

@@ -14,6 +14,10 @@ public import Synchronization
 /// take's own, compiled for any type, looked up generic metadata for each input (about a
 /// microsecond an input, `cascade-inspector-bench live-rpg` under perf: a take of a busy app's
 /// 40,000 inputs kept the inspection's thread busy for 50 ms at once).
+///
+/// What the middleware's thread is done with comes back (``giveBack(_:)``) and is let go of by
+/// the processing thread at its next append, so that the inputs it allocated are freed where
+/// its allocator hands the memory out again (``MiddlewareLog/giveBack(_:)``).
 @usableFromInline
 final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let storage = LockedValue(Buffer())
@@ -22,6 +26,9 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   /// Whether states are asked for (``Buffer/statesWanted`` is above 0), read without the lock:
   /// the engine copies the state for ``append(_:sequence:state:)`` only while it is `true`.
   @usableFromInline let wantsStates = Atomic<Bool>(false)
+  /// Whether values were given back (``Buffer/givenBack`` is not empty), read without the lock
+  /// after each append: set after they are added, cleared before they are taken.
+  @usableFromInline let hasGivenBack = Atomic<Bool>(false)
 
   /// What the processing thread and the middleware's thread share.
   @usableFromInline
@@ -38,6 +45,8 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
     /// The arrays last taken, emptied, for the next take to put in place.
     var spareInputs: [Action] = []
     var spareSequences: [UInt64] = []
+    /// What the middleware's thread gave back, for the processing thread to let go of.
+    var givenBack: [any Sendable] = []
 
     @usableFromInline
     init() {}
@@ -89,6 +98,24 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
       return wakes
     }
     if wakes { wake() }
+    if hasGivenBack.load(ordering: .relaxed) { letGoOfGivenBack() }
+  }
+
+  /// Keeps `values`, which the middleware's thread is done with, for the processing thread to
+  /// let go of at its next append.
+  func giveBack(_ values: any Sendable) {
+    storage.withLock { $0.givenBack.append(values) }
+    hasGivenBack.store(true, ordering: .releasing)
+  }
+
+  /// Lets go of what was given back, on the processing thread, with no lock held.
+  @usableFromInline
+  func letGoOfGivenBack() {
+    hasGivenBack.store(false, ordering: .relaxed)
+    var givenBack: [any Sendable] = []
+    storage.withLock { swap(&givenBack, &$0.givenBack) }
+    // Let go of here, outside the lock: freeing them may run their deinitializers.
+    givenBack.removeAll()
   }
 
   /// The inputs and states logged since the last take.

@@ -176,7 +176,11 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     guard attaching, inputLog == nil else { return nil }
     let log = EngineInputLog<State, Action>(wake: wake)
     inputLog = log
-    return MiddlewareLog(take: { log.take() }, captureStates: { log.captureStates(next: $0) })
+    return MiddlewareLog(
+      take: { log.take() },
+      captureStates: { log.captureStates(next: $0) },
+      giveBack: { log.giveBack($0) }
+    )
   }
 
   // MARK: - Submitting work
