@@ -49,7 +49,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
 
   private let inspector: LiveInspector
   private let kind: StepKind
-  private let encode: @Sendable (Input) -> (any Encodable & Sendable)?
+  /// The form of an input given to `LiveInspector.inputs(of:kind:encoding:remaking:…)`,
+  /// kept for replays with ``remake``.
+  private let encode: (@Sendable (Input) -> (any Encodable & Sendable)?)?
+  /// The input as a value to show as JSON: its form, or by default the input if it is
+  /// `Encodable`.
+  private let shown: @Sendable (Input) -> (any Encodable)?
   /// The input a form `encode` made stands for; `nil` when the inputs are kept as they are.
   private let remake: (@Sendable (any Encodable & Sendable) -> Input?)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
@@ -112,7 +117,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   ) {
     self.inspector = inspector
     self.kind = kind
-    self.encode = encode ?? { EncodableInput($0) }
+    self.encode = encode
+    if let encode {
+      shown = { input in encode(input).map { $0 as any Encodable } }
+    } else {
+      shown = { $0 as? any Encodable }
+    }
     self.remake = remake
     self.isEffectOutcome = isEffectOutcome
     // A thread of its own, not a task: an app that keeps the cooperative threads busy must not
@@ -207,7 +217,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// outcome or not now; else its input held as it is.
   private func logged(_ entry: MiddlewareLogEntry<Input>) -> Logged {
     let mutation = entry.mutation.map(Holder.init)
-    if remake != nil, let form = encode(entry.input) {
+    if remake != nil, let form = encode?(entry.input) {
       return Logged(
         input: .form(form),
         mutation: mutation,
@@ -508,7 +518,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     let madeMutation = logged.mutation?.value
     // The input itself, if it is held as it is (not kept as a form).
     var heldInput: Input?
-    let form: (any Encodable & Sendable)?
+    let form: (any Encodable)?
     switch logged.input {
     case .form(let made):
       form = made
@@ -516,7 +526,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       // Safety of the cast: `process` logged an `Input`.
       let input: Input = unheld(held)
       heldInput = input
-      form = encode(input)
+      form = shown(input)
     }
     // Each named from its encoding, not by parsing the JSON written.
     let input = form.flatMap { try? LiveInspector.encoder.encodeNamed($0) }
@@ -580,24 +590,6 @@ private struct Logged: Sendable {
   /// Whether the input is an effect's outcome, judged when it was made a form; `nil` for an
   /// input held, judged when its step is published.
   var isEffectOutcome: Bool?
-}
-
-/// An input of a `Sendable` type that is `Encodable`, as its ``LiveInputs`` form by default.
-private struct EncodableInput: Encodable, @unchecked Sendable {
-  // Safety: `value` is a `let` holding a value of a `Sendable` type (`init`'s `Input`).
-  let value: any Encodable
-
-  /// `input` if it is `Encodable`.
-  init?<Input: Sendable>(_ input: Input) {
-    guard let value = input as? any Encodable else { return nil }
-    self.value = value
-  }
-
-  /// Encodes the value as the encoder would have it (a `Date`, `Data` or `URL` as such).
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(value)
-  }
 }
 
 /// Inputs taken from the architecture's log, and the states captured, by their offsets among the
