@@ -3,21 +3,19 @@ public import Synchronization
 
 /// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``).
 ///
-/// The engine appends each input it reduces, with its sequence number, and the state after it
-/// while states are asked for, on the processing thread, in code specialized for its types,
-/// under the log's own lock (never the engine's); the middleware's thread takes them in
-/// batches. The arrays taken come back emptied, with their room, so that the processing thread
-/// appends into memory it has already touched.
-///
-/// The take makes the entries with a function the processing thread's append set
-/// (``Buffer/makeEntries``): made in code specialized for the log's types, where a loop of the
-/// take's own, compiled for any type, looked up generic metadata for each input (about a
-/// microsecond an input, `cascade-inspector-bench live-rpg` under perf: a take of a busy app's
-/// 40,000 inputs kept the inspection's thread busy for 50 ms at once).
+/// The engine appends each input it reduces, as a ``MiddlewareLogEntry`` with its sequence
+/// number, and the state after it while states are asked for, on the processing thread, in code
+/// specialized for its types, under the log's own lock (never the engine's); the middleware's
+/// thread takes the entries in batches — the array itself, swapped out under the lock, not a
+/// copy: a copy made on the middleware's thread retained every input there, writing to memory
+/// the processing thread had just allocated and would soon allocate again.
 ///
 /// What the middleware's thread is done with comes back (``giveBack(_:)``) and is let go of by
-/// the processing thread at its next append, so that the inputs it allocated are freed where
-/// its allocator hands the memory out again (``MiddlewareLog/giveBack(_:)``).
+/// the processing thread, so that the inputs it allocated are freed where its allocator hands
+/// the memory out again (``MiddlewareLog/giveBack(_:)``). An array of entries given back is
+/// emptied there, in specialized code, one give-back later (by then the middleware's thread
+/// holds it no longer, and it is emptied in place), and becomes the array the next take puts in
+/// place: the processing thread appends into memory it has already touched.
 @usableFromInline
 final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let storage = LockedValue(Buffer())
@@ -26,48 +24,38 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   /// Whether states are asked for (``Buffer/statesWanted`` is above 0), read without the lock:
   /// the engine copies the state for ``append(_:sequence:state:)`` only while it is `true`.
   @usableFromInline let wantsStates = Atomic<Bool>(false)
-  /// Whether values were given back (``Buffer/givenBack`` is not empty), read without the lock
-  /// after each append: set after they are added, cleared before they are taken.
+  /// Whether values were given back (``Buffer/givenBack`` or ``Buffer/givenBackEntries`` is not
+  /// empty), read without the lock after each append: set after they are added, cleared before
+  /// they are taken.
   @usableFromInline let hasGivenBack = Atomic<Bool>(false)
+
+  @usableFromInline typealias Entry = MiddlewareLogEntry<Action>
 
   /// What the processing thread and the middleware's thread share.
   @usableFromInline
   struct Buffer: Sendable {
-    @usableFromInline var inputs: [Action] = []
-    @usableFromInline var sequences: [UInt64] = []
+    /// The entries logged since the last take.
+    @usableFromInline var entries: [Entry] = []
     @usableFromInline var states: [MiddlewareLoggedState<State>] = []
     /// How many of the next inputs are logged with the state after them.
     @usableFromInline var statesWanted = 0
     /// Whether the next input logged wakes the middleware's thread: the first after a take.
     @usableFromInline var wakes = true
-    /// Makes the entries of a take, specialized for the log's types; set by the first append.
-    @usableFromInline var makeEntries: EntriesMaker?
-    /// The arrays last taken, emptied, for the next take to put in place.
-    var spareInputs: [Action] = []
-    var spareSequences: [UInt64] = []
-    /// What the middleware's thread gave back, for the processing thread to let go of.
-    var givenBack: [any Sendable] = []
+    /// An array of entries emptied by the processing thread, with its room, for the next take
+    /// to put in place.
+    @usableFromInline var spare: [Entry] = []
+    /// How many entries the last take took: the room of the array put in place when there is no
+    /// spare (the middleware kept what it took).
+    var lastTaken = 0
+    /// Arrays of entries the middleware's thread gave back, for the processing thread.
+    @usableFromInline var givenBackEntries: [[Entry]] = []
+    /// Arrays of entries given back one give-back earlier, for the processing thread to empty.
+    @usableFromInline var agedEntries: [[Entry]] = []
+    /// Anything else the middleware's thread gave back, for the processing thread to let go of.
+    @usableFromInline var givenBack: [any Sendable] = []
 
     @usableFromInline
     init() {}
-  }
-
-  /// Makes the entries of inputs and their sequences.
-  @usableFromInline
-  typealias EntriesMaker = @Sendable ([Action], [UInt64]) -> [MiddlewareLogEntry<Action>]
-
-  /// The function that makes the entries, specialized where this is inlined (the processing
-  /// thread's append).
-  @inlinable
-  static func entriesMaker() -> EntriesMaker {
-    { inputs, sequences in
-      var entries: [MiddlewareLogEntry<Action>] = []
-      entries.reserveCapacity(inputs.count)
-      for index in inputs.indices {
-        entries.append(MiddlewareLogEntry(input: inputs[index], sequence: sequences[index]))
-      }
-      return entries
-    }
   }
 
   init(wake: @escaping @Sendable () -> Void) {
@@ -85,9 +73,7 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   func append(_ action: Action, sequence: UInt64, state: State?) {
     let wakes = storage.withLock { buffer in
-      if buffer.makeEntries == nil { buffer.makeEntries = Self.entriesMaker() }
-      buffer.inputs.append(action)
-      buffer.sequences.append(sequence)
+      buffer.entries.append(Entry(input: action, sequence: sequence))
       if let state, buffer.statesWanted > 0 {
         buffer.statesWanted -= 1
         buffer.states.append(MiddlewareLoggedState(sequence: sequence, state: state))
@@ -102,45 +88,69 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Keeps `values`, which the middleware's thread is done with, for the processing thread to
-  /// let go of at its next append.
+  /// let go of at its next append; an array of this log's entries, to empty and append into
+  /// again.
   func giveBack(_ values: any Sendable) {
-    storage.withLock { $0.givenBack.append(values) }
+    // The type compared, not cast to: an array of another type cast to this one is cast element
+    // by element.
+    if type(of: values) == [Entry].self, let entries = values as? [Entry] {
+      storage.withLock { $0.givenBackEntries.append(entries) }
+    } else {
+      storage.withLock { $0.givenBack.append(values) }
+    }
     hasGivenBack.store(true, ordering: .releasing)
   }
 
-  /// Lets go of what was given back, on the processing thread, with no lock held.
-  @usableFromInline
+  /// Lets go of what was given back, on the processing thread, with no lock held; empties the
+  /// arrays of entries given back one give-back earlier, in code specialized for the log's
+  /// types, and keeps the roomiest for the next take.
+  ///
+  /// Inlinable but never inlined: specialized, and out of the append's way.
+  @inlinable @inline(never)
   func letGoOfGivenBack() {
     hasGivenBack.store(false, ordering: .relaxed)
     var givenBack: [any Sendable] = []
-    storage.withLock { swap(&givenBack, &$0.givenBack) }
+    var aged: [[Entry]] = []
+    storage.withLock { buffer in
+      swap(&givenBack, &buffer.givenBack)
+      // The arrays given back now may still be held by the middleware's thread, on its way out
+      // of `giveBack`: emptied in place only at the next give-back.
+      swap(&aged, &buffer.agedEntries)
+      swap(&buffer.agedEntries, &buffer.givenBackEntries)
+    }
     // Let go of here, outside the lock: freeing them may run their deinitializers.
     givenBack.removeAll()
+    guard !aged.isEmpty else { return }
+    var spare: [Entry] = []
+    while var entries = aged.popLast() {
+      entries.removeAll(keepingCapacity: true)
+      if entries.capacity > spare.capacity { swap(&spare, &entries) }
+    }
+    storage.withLock { buffer in
+      if buffer.spare.capacity < spare.capacity { swap(&buffer.spare, &spare) }
+    }
   }
 
   /// The inputs and states logged since the last take.
   func take() -> MiddlewareLogBatch<Action, State> {
-    let (inputs, sequences, states, makeEntries) = storage.withLock { buffer in
-      var inputs = buffer.spareInputs
-      var sequences = buffer.spareSequences
-      buffer.spareInputs = []
-      buffer.spareSequences = []
-      swap(&inputs, &buffer.inputs)
-      swap(&sequences, &buffer.sequences)
+    let (entries, states, room) = storage.withLock { buffer in
+      var entries = buffer.spare
+      buffer.spare = []
+      swap(&entries, &buffer.entries)
       let states = buffer.states
       buffer.states = []
       buffer.wakes = true
-      return (inputs, sequences, states, buffer.makeEntries)
+      let room = buffer.entries.capacity == 0 ? buffer.lastTaken : 0
+      buffer.lastTaken = entries.count
+      return (entries, states, room)
     }
-    // No entries made before the first append.
-    let entries = makeEntries?(inputs, sequences) ?? []
-    var emptied = (inputs, sequences)
-    emptied.0.removeAll(keepingCapacity: true)
-    emptied.1.removeAll(keepingCapacity: true)
-    storage.withLock { buffer in
-      if buffer.spareInputs.capacity < emptied.0.capacity {
-        buffer.spareInputs = emptied.0
-        buffer.spareSequences = emptied.1
+    if room > 0 {
+      // No spare: the middleware kept what it took. An array with the room the last take
+      // needed, made here, so that the processing thread does not grow one as it appends.
+      var fresh: [Entry] = []
+      fresh.reserveCapacity(room)
+      storage.withLock { buffer in
+        if buffer.entries.isEmpty, buffer.entries.capacity < room { swap(&buffer.entries, &fresh) }
       }
     }
     return MiddlewareLogBatch(entries: entries, states: states)

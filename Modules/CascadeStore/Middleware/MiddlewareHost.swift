@@ -209,6 +209,11 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
   /// 48,000 `mprotect` calls in a run with the inputs kept by the inspector, 11,000–16,000 with
   /// them given back at each take; 72 plain).
   ///
+  /// The array of ``MiddlewareLogBatch/entries`` itself, given back as it was taken, is emptied
+  /// by the processing thread one give-back later (by then this thread holds it no longer) and
+  /// is the array a later take puts in place, so the processing thread appends into memory it
+  /// has touched; an array not given back leaves the log to append into a new one.
+  ///
   /// From any thread. What is given back after the processing thread's last append waits for
   /// its next one, or for the log to end.
   public func giveBack(_ values: any Sendable) {
@@ -222,9 +227,12 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
     input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?
   ) -> MiddlewareLog<ChildInput, ChildState> {
     let take = takeBody
+    let giveBack = giveBackBody
     return MiddlewareLog<ChildInput, ChildState>(
       take: {
         let batch = take()
+        // The architecture's own entries go back at once: the child's are made of them.
+        defer { giveBack(batch.entries) }
         var seen = Set<UInt64>()
         var entries: [MiddlewareLogEntry<ChildInput>] = []
         entries.reserveCapacity(batch.entries.count)
