@@ -280,6 +280,45 @@ struct LiveClient {
   }
 }
 
+/// A run of `live-rpg`'s cell: the intents handled per second, and what sending them cost the
+/// sending thread (its processor time per intent, the page faults it took).
+struct Measured {
+  var rate: Double
+  var nanosecondsPerIntent: Int
+  var faults: Int
+
+  /// Of this run and `other`, the best of each figure: runs differ (a machine's other work), and
+  /// the best is the one least disturbed.
+  func best(with other: Measured?) -> Measured {
+    guard let other else { return self }
+    return Measured(
+      rate: max(rate, other.rate),
+      nanosecondsPerIntent: min(nanosecondsPerIntent, other.nanosecondsPerIntent),
+      faults: min(faults, other.faults)
+    )
+  }
+}
+
+/// The calling thread's processor time and page faults so far.
+struct ThreadUsage {
+  var cpuNanoseconds: Int
+  var minorFaults: Int
+
+  init() {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    cpuNanoseconds = time.tv_sec * 1_000_000_000 + time.tv_nsec
+    var usage = rusage()
+    #if os(Linux)
+    // RUSAGE_THREAD, which Glibc's module does not export (the header defines it for _GNU_SOURCE).
+    getrusage(__rusage_who_t(1), &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    minorFaults = usage.ru_minflt
+  }
+}
+
 /// How the game runs in a cell of `live-rpg`.
 enum Inspection: String, CaseIterable {
   /// Without the live inspector.
@@ -304,12 +343,12 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
   let onlyCell = ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"]
     .flatMap(Inspection.init(rawValue:))
   for architecture in Architecture.allCases where only.map({ $0 == architecture }) ?? true {
-    func run(_ inspector: LiveInspector?) async -> Double {
+    func run(_ inspector: LiveInspector?) async -> Measured {
       // On the global executor's threads, whichever run it is: the first run would otherwise
       // start on the main thread, and the runs would not compare.
       await _Concurrency.Task.detached { await measure(inspector) }.value
     }
-    @Sendable func measure(_ inspector: LiveInspector?) async -> Double {
+    @Sendable func measure(_ inspector: LiveInspector?) async -> Measured {
       let game = makeGameSession(
         architecture,
         saveFile: directory.appendingPathComponent("save.json"),
@@ -325,19 +364,25 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
       await game.finish()
       if let inspector { await inspector.caughtUp() }
       let started = clock.now
+      let before = ThreadUsage()
       for index in 0..<intents { game.send(cycle[index % cycle.count]) }
+      let sent = ThreadUsage()
       await game.finish()
       let elapsed = clock.now - started
-      return Double(intents)
-        / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+      return Measured(
+        rate: Double(intents)
+          / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+        nanosecondsPerIntent: (sent.cpuNanoseconds - before.cpuNanoseconds) / intents,
+        faults: sent.minorFaults - before.minorFaults
+      )
     }
-    var best: [Inspection: Double] = [:]
+    var best: [Inspection: Measured] = [:]
     var steps = 0
     var received = 0
     for _ in 0..<5 {
       for cell in Inspection.allCases where onlyCell.map({ $0 == cell }) ?? true {
         guard cell != .plain else {
-          best[cell] = max(best[cell] ?? 0, await run(nil))
+          best[cell] = await run(nil).best(with: best[cell])
           continue
         }
         let inspector = LiveInspector(app: "rpg", architecture: architecture, command: "bench")
@@ -347,7 +392,7 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
           client = try LiveClient(endpoint: endpoint)
           if cell == .traced { try await client?.recordTimings() }
         }
-        best[cell] = max(best[cell] ?? 0, await run(inspector))
+        best[cell] = await run(inspector).best(with: best[cell])
         // Not timed: the next run starts once this one's steps are published and the client is
         // gone, so that the inspection's threads do not run on beside it.
         await inspector.caughtUp()
@@ -359,11 +404,14 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
         }
       }
     }
-    let plain = best[.plain] ?? 0
+    let plain = best[.plain]?.rate ?? 0
     func rate(_ cell: Inspection) -> String {
-      guard let rate = best[cell] else { return "-" }
-      guard plain > 0, cell != .plain else { return "\(Int(rate))" }
+      guard let measured = best[cell] else { return "-" }
+      let usage = " [\(measured.nanosecondsPerIntent) ns, \(measured.faults) faults]"
+      let rate = measured.rate
+      guard plain > 0, cell != .plain else { return "\(Int(rate))" + usage }
       return "\(Int(rate)) (" + String(format: "%.1f %% lost", (1 - rate / plain) * 100) + ")"
+        + usage
     }
     print(
       "live rpg (\(architecture)): \(intents) intents/s: plain \(rate(.plain)); `--inspect` "
