@@ -446,17 +446,20 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// Rests nine times as long as the thread `worked`, at most ``mostRest``: the app is busy.
   ///
   /// In naps of at most ``nap``, after each of which it takes what the app logged meanwhile
-  /// (`take`): the inputs, made forms, go back to the app at once
+  /// (`take`): with `remake`, the inputs, made forms, go back to the app at once
   /// (``MiddlewareLog/giveBack(_:)``), and the app allocates its next inputs in the memory
   /// they held, still in its processor's caches. Taken only after each rest, a busy app's
-  /// inputs of up to ``mostRest`` were each in memory not touched before (`cascade-inspector-bench
-  /// live-rpg`, the store inspected: 2,630–2,680 ns of the app's thread per intent, against
-  /// 2,390–2,530 with the log taken every 5 ms, and 2,220 plain). Each take's work lengthens the
-  /// rest nine times as much, within ``mostRest``.
+  /// inputs of up to ``mostRest`` each went to memory not touched before
+  /// (`cascade-inspector-bench live-rpg`, the store inspected, three runs: the app's thread
+  /// 2,525–2,641 ns an intent and up to 1,052 page faults a run before, 2,493–2,534 ns and at
+  /// most 16 after; 2,210–2,230 ns plain). Each take's work lengthens the rest nine times as
+  /// much, within ``mostRest``.
   private func rest(after worked: Duration, taking take: () -> Void) {
     let start = ContinuousClock.now
     var end = start + min(Self.mostRest, worked * 9)
-    while case let left = end - ContinuousClock.now, left > .zero {
+    while true {
+      let left = end - ContinuousClock.now
+      guard left > .zero else { return }
       let nap = min(left, Self.nap)
       Thread.sleep(
         forTimeInterval: Double(nap.components.attoseconds) / 1e18
