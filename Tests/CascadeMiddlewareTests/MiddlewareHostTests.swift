@@ -266,6 +266,81 @@ struct MiddlewareLogTests {
     #expect(second.inputs.values == [.add(1)])
   }
 
+  /// Takes its inputs from the log only: once it has it, it says it no longer processes inputs,
+  /// and counts the calls it gets all the same.
+  final class LogOnly: Middleware, Sendable {
+    let keeper = LogKeeper()
+    let calls = LockedValue(0)
+
+    var interceptsInputs: Bool { false }
+    var processesInputs: Bool { keeper.opened == nil }
+
+    func attached(to host: MiddlewareHost<Op, Tally>) { keeper.attached(to: host) }
+
+    func process(_ record: MiddlewareRecord<Op, Tally>) { calls.withLock { $0 += 1 } }
+  }
+
+  @Test(arguments: Arch.allCases)
+  func aMiddlewareWithTheLogThatNoLongerProcessesIsNotCalledPerInput(_ arch: Arch) throws {
+    let logOnly = LogOnly()
+    let running = Running.make(arch, middlewares: [logOnly])
+    let ops: [Op] = [.add(2), .multiply(5), .note("x")]
+    for op in ops { running.send(op) }
+
+    let log = try #require(logOnly.keeper.opened)
+    let batch = log.take()
+    #expect(batch.entries.map(\.input) == ops, "every input in the log")
+    #expect(logOnly.calls.withLock { $0 } == 0, "read after it was attached, with the log")
+    #expect(running.state().value == 10)
+  }
+
+  @Test(arguments: Arch.allCases)
+  func theOthersStillProcessEveryInput(_ arch: Arch) throws {
+    let logOnly = LogOnly()
+    let keeper = MiddlewareHostTests.Keeper()
+    let running = Running.make(arch, middlewares: [logOnly, keeper])
+    for op in [Op.add(2), .multiply(5)] { running.send(op) }
+
+    #expect(keeper.sequences.values.count == 2)
+    let entries = try #require(logOnly.keeper.opened).take().entries
+    #expect(entries.map(\.sequence) == keeper.sequences.values, "the same inputs")
+    if arch == .reactor {
+      // A reactor's middlewares sit on its store as one: called together, while one processes.
+      #expect(logOnly.calls.withLock { $0 } == 2)
+    } else {
+      #expect(logOnly.calls.withLock { $0 } == 0)
+    }
+  }
+
+  @Test func aStackMadeAttachingLeavesOutWhatNoLongerProcesses() throws {
+    let log = MiddlewareLog<Op, Tally>(
+      take: { MiddlewareLogBatch(entries: [], states: []) },
+      captureStates: { _ in }
+    )
+    let host = MiddlewareHost<Op, Tally>(snapshot: { nil }, openLog: { _ in log })
+    let record = MiddlewareRecord<Op, Tally>(
+      input: .add(1),
+      state: Tally(value: 1),
+      sequence: 1,
+      time: .zero,
+      dispatcher: MiddlewareDispatcher { _ in }
+    )
+
+    let attachedFirst = LogOnly()
+    let stack = MiddlewareStack<Op, Tally>(attaching: [attachedFirst], to: host)
+    #expect(!stack.processesInputs)
+    stack.process(record)
+    #expect(attachedFirst.calls.withLock { $0 } == 0)
+
+    // Made before it is attached, the stack reads that it processes, and calls it.
+    let attachedAfter = LogOnly()
+    let before = MiddlewareStack<Op, Tally>([attachedAfter])
+    before.attach(to: host)
+    #expect(before.processesInputs)
+    before.process(record)
+    #expect(attachedAfter.calls.withLock { $0 } == 1)
+  }
+
   /// Sees only the notes: its log leaves out the inputs its pullback drops, with their states.
   final class NoteKeeper: Middleware, Sendable {
     let log = LockedValue<MiddlewareLog<String, [String]>?>(nil)

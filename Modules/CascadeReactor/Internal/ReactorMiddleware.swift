@@ -20,6 +20,12 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline var interceptsInputs: Bool { stack.interceptsInputs }
 
+  /// Whether one of the reactor's middlewares still processes inputs once attached (read after
+  /// ``attached(to:)``); those that do not are still called by ``stack``, made before.
+  @usableFromInline var processesInputs: Bool {
+    stack.middlewares.contains { $0.processesInputs }
+  }
+
   @usableFromInline var tracer: (any StoreTracer)? { stack.tracer }
 
   /// The reactor's middlewares see, in the log as in ``process(_:)``, each mutation an action

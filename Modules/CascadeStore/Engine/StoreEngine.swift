@@ -33,13 +33,13 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   // Safety: `storage` guards the `Machine`, the whole protocol's state; every other stored
   // property is immutable, but `elementGroups`, only touched by the thread holding the processing
-  // token, and `dispatcherStorage`, `inputLog` and `attaching`, set in `init` only (the
-  // middlewares open the log while `init` attaches them, on its thread). The machine's `HolderState` is read
+  // token, and `dispatcherStorage`, set in `init` only. The machine's `HolderState` is read
   // without the lock by the token holder only (its `holderThread` is an atomic). Proven under
   // ThreadSanitizer in CI: StoreConcurrencyTests, ReplayConcurrencyTests and every other
   // *ConcurrencyTests suite that runs a store, reactor or feedback loop.
   @usableFromInline let storage: LockedValue<Machine>
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Void
+  /// The middlewares, attached (``EngineAttachment``).
   @usableFromInline let middlewares: MiddlewareStack<Action, State>
   /// The architecture's program, if it has one (see ``EngineProgram``).
   ///
@@ -52,8 +52,10 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @usableFromInline let step: EngineProgram<State, Action>.Step?
   @usableFromInline let reduceStepped: EngineProgram<State, Action>.Reduce?
   @usableFromInline let startLater: EngineProgram<State, Action>.Start?
-  /// Whether there is any middleware (checked on every input without touching the array).
-  @usableFromInline let hasMiddlewares: Bool
+  /// Whether a middleware intercepts inputs, and whether one processes them: without one, the
+  /// engine copies no state for them and makes no record.
+  @usableFromInline let interceptsInputs: Bool
+  @usableFromInline let processesInputs: Bool
   /// The middlewares' tracer (``Middleware/tracer``), and whether there is one: without one the
   /// engine reads no clock.
   @usableFromInline let tracer: (any StoreTracer)?
@@ -83,11 +85,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @usableFromInline let checksPurity = PurityCheck.isEnabled
   /// Set at the end of `init` when there are middlewares, never changed after.
   @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
-  /// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``): set at the end of
-  /// `init`, while the middlewares are attached, never changed after.
-  @usableFromInline var inputLog: EngineInputLog<State, Action>?
-  /// Whether the middlewares are being attached (at the end of `init`): a log opens only then.
-  var attaching = false
+  /// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``) while attached.
+  @usableFromInline let inputLog: EngineInputLog<State, Action>?
 
   init(
     state: State,
@@ -106,26 +105,28 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     reduceStepped = program?.reduce
     startLater = program?.start
     self.reducer = reducer
-    self.middlewares = MiddlewareStack(middlewares)
-    hasMiddlewares = !middlewares.isEmpty
+    // Attached first, then the stack made: it leaves out the processing of those that no
+    // longer process inputs once attached.
+    let attachment = middlewares.isEmpty ? nil : EngineAttachment<State, Action>(initial: state)
+    if let attachment {
+      self.middlewares = MiddlewareStack(attaching: middlewares, to: attachment.host)
+    } else {
+      self.middlewares = MiddlewareStack(middlewares)
+    }
+    inputLog = attachment?.closeLog()
+    interceptsInputs = self.middlewares.interceptsInputs
+    processesInputs = self.middlewares.processesInputs
     tracer = self.middlewares.tracer
     tracing = tracer != nil
     self.scheduler = scheduler
     self.isolation = isolation
     self.reentrancy = reentrancy
     self.diagnostics = diagnostics ?? StoreEngine.reportDiagnostic
-    if hasMiddlewares {
+    if let attachment {
       dispatcherStorage = MiddlewareDispatcher { [weak self] action in
         self?.submit(.action(action, origin: nil))
       }
-      attaching = true
-      self.middlewares.attach(
-        to: MiddlewareHost(
-          snapshot: { [weak self] in self?.snapshot() },
-          openLog: { [weak self] wake in self?.openLog(wake: wake) }
-        )
-      )
-      attaching = false
+      attachment.complete(self)
     }
   }
 
@@ -168,19 +169,6 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     return storage.withLock {
       MiddlewareSnapshot(state: $0.state, sequence: $0.sequence, isResting: !$0.processing)
     }
-  }
-
-  /// Opens the log of inputs for a middleware being attached: `nil` once attached, or if a log
-  /// is open already.
-  func openLog(wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Action, State>? {
-    guard attaching, inputLog == nil else { return nil }
-    let log = EngineInputLog<State, Action>(wake: wake)
-    inputLog = log
-    return MiddlewareLog(
-      take: { log.take() },
-      captureStates: { log.captureStates(next: $0) },
-      giveBack: { log.giveBack($0) }
-    )
   }
 
   // MARK: - Submitting work
@@ -435,10 +423,11 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   @inlinable
   func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
     var action = input
-    if hasMiddlewares {
-      // The interception is timed only if a middleware intercepts: without one, it ends where
-      // the reduction starts (``trace(sequence:reduceStart:reduced:processed:)``).
-      let received = tracing && middlewares.interceptsInputs ? traceClock() : 0
+    // Only if a middleware intercepts: the call copies the state for them (a retain of each
+    // reference it holds). Without one, the interception is not timed either: it ends where the
+    // reduction starts (``trace(sequence:reduceStart:reduced:processed:)``).
+    if interceptsInputs {
+      let received = tracing ? traceClock() : 0
       guard let intercepted = middlewares.intercept(action, state: machine.pointee.state) else {
         return
       }
@@ -512,7 +501,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     // each of them.
     let tracing = self.tracing
     var stateBefore: State?
-    if hasMiddlewares && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
+    if processesInputs && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
     // By hand, as in `drain`: the reducer's outputs are read into locals under the lock.
     storage.lock()
@@ -554,11 +543,11 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     if let probe, let probedState {
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
-    if hasMiddlewares {
-      if let inputLog {
-        let wanted = inputLog.wantsStates.load(ordering: .relaxed) ? machine.pointee.state : nil
-        inputLog.append(action, sequence: sequence, state: wanted)
-      }
+    if let inputLog {
+      let wanted = inputLog.wantsStates.load(ordering: .relaxed) ? machine.pointee.state : nil
+      inputLog.append(action, sequence: sequence, state: wanted)
+    }
+    if processesInputs {
       let record = MiddlewareRecord(
         input: action,
         stateBefore: stateBefore,

@@ -67,6 +67,8 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
 
   var interceptsInputs: Bool { child.interceptsInputs }
 
+  var processesInputs: Bool { child.processesInputs }
+
   var tracer: (any StoreTracer)? { child.tracer }
 
   func attached(to host: MiddlewareHost<Input, State>) {

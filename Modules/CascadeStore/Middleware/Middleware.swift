@@ -44,6 +44,15 @@ public protocol Middleware<Input, State>: Sendable {
   /// (logging, analytics) says `false`, and the engine then skips the call per input.
   var interceptsInputs: Bool { get }
 
+  /// Whether ``process(_:)`` must run. Default `true`; a middleware that takes the inputs from
+  /// the architecture's log (``MiddlewareHost/openLog(wake:)``) and has nothing left to do per
+  /// input says `false` once it has the log, and the engine then skips the call, and the
+  /// record, per input.
+  ///
+  /// Read once, when the architecture is made, after ``attached(to:)``. A ``MiddlewareStack``
+  /// reads it when it is made (``MiddlewareStack/init(attaching:to:)`` attaches first).
+  var processesInputs: Bool { get }
+
   /// A tracer the architecture hands its timings to (``StoreTracer``): how long each input spent
   /// in the middlewares, the reducer and the delivery, and each effect's start and end. Read
   /// once, when the architecture is made. Default `nil`: no clock is read.
@@ -79,6 +88,9 @@ extension Middleware {
 
   /// `true`: ``intercept(_:state:)`` runs for every input.
   public var interceptsInputs: Bool { true }
+
+  /// `true`: ``process(_:)`` runs for every input.
+  public var processesInputs: Bool { true }
 
   /// `nil`: the middleware takes no timings.
   public var tracer: (any StoreTracer)? { nil }

@@ -69,8 +69,9 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
   /// processing thread, specialized for its types, with no call into the middleware: the
   /// cheapest way to see every input. `wake` is called, on the processing thread, with no lock
   /// held, when an input is logged after a ``MiddlewareLog/take()`` (and for the first): once
-  /// per batch, to wake the thread that takes them. A middleware with a log still has its
-  /// ``Middleware/process(_:)`` called, and may return from it at once.
+  /// per batch, to wake the thread that takes them. A middleware with a log that has nothing
+  /// left to do per input says so (``Middleware/processesInputs``), and its
+  /// ``Middleware/process(_:)`` is no longer called.
   ///
   /// One log per architecture: the first middleware to ask for it has it. The log keeps every
   /// input until it is taken: a middleware that opens one takes it whenever it is woken.

@@ -14,7 +14,9 @@ import CascadeStreams
 /// ```
 ///
 /// The architecture hands the stack its ``MiddlewareHost`` once, when it is made
-/// (``attach(to:)``).
+/// (``attach(to:)``), or attaches the middlewares as it makes the stack
+/// (``init(attaching:to:)``), which then leaves out the processing of those that no longer
+/// process inputs once attached (``Middleware/processesInputs``).
 public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// The middlewares, in the order they run.
   public let middlewares: [any Middleware<Input, State>]
@@ -23,17 +25,22 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// Each middleware's `intercept`, opened once: calling through an `any Middleware<…>` per input
   /// would look up the existential's metadata every time.
   @usableFromInline let interceptors: [@Sendable (Input, State) -> Input?]
-  /// Each middleware's `process`, opened once.
+  /// The `process` of each middleware that processes inputs (``Middleware/processesInputs``),
+  /// opened once.
   @usableFromInline let processors: [@Sendable (MiddlewareRecord<Input, State>) -> Void]
   /// The middlewares' tracers (``Middleware/tracer``), as one: `nil` if none has one.
   public let tracer: (any StoreTracer)?
 
   /// Creates a stack running `middlewares` in order.
+  ///
+  /// It reads whether each processes inputs (``Middleware/processesInputs``) now: before
+  /// ``attach(to:)``, a middleware that would stop processing once attached is called
+  /// regardless (see ``init(attaching:to:)``).
   public init(_ middlewares: [any Middleware<Input, State>] = []) {
     self.middlewares = middlewares
     wantsStateBefore = middlewares.contains { $0.wantsStateBefore }
     interceptors = middlewares.filter(\.interceptsInputs).map { Self.interceptor(of: $0) }
-    processors = middlewares.map { Self.processor(of: $0) }
+    processors = middlewares.filter { $0.processesInputs }.map { Self.processor(of: $0) }
     // A closure, not `\.tracer`: a key path into a generic existential is made at run time, an
     // allocation for every architecture made (the allocation gate, W5 Feedback).
     let tracers = middlewares.compactMap { $0.tracer }
@@ -53,11 +60,31 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
     { record in middleware.process(record) }
   }
 
+  /// Attaches `middlewares` to `host` (``Middleware/attached(to:)``), then makes the stack
+  /// running them in order: the processing of a middleware that no longer processes inputs once
+  /// attached (``Middleware/processesInputs``: one that takes them from the architecture's log)
+  /// is left out.
+  ///
+  /// The architecture's host must answer while it is being made: its state before the first
+  /// input, and its log.
+  public init(
+    attaching middlewares: [any Middleware<Input, State>],
+    to host: MiddlewareHost<Input, State>
+  ) {
+    for middleware in middlewares { middleware.attached(to: host) }
+    self.init(middlewares)
+  }
+
   /// Hands `host` to every middleware (``Middleware/attached(to:)``): once, when the
   /// architecture running the stack is made, before its first input.
   public func attach(to host: MiddlewareHost<Input, State>) {
     for middleware in middlewares { middleware.attached(to: host) }
   }
+
+  /// Whether any middleware processes inputs (``Middleware/processesInputs``): without one, an
+  /// architecture makes no ``MiddlewareRecord``.
+  @inlinable
+  public var processesInputs: Bool { !processors.isEmpty }
 
   /// Whether any middleware intercepts inputs (``Middleware/interceptsInputs``).
   @inlinable
