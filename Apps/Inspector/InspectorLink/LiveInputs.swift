@@ -151,12 +151,17 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// `false`: it only observes, and the architecture skips it before each input.
   public var interceptsInputs: Bool { false }
 
+  /// `false` once it has the architecture's log (``attached(to:)``): the architecture then
+  /// skips it after each input too.
+  public var processesInputs: Bool { !hasLog.load(ordering: .acquiring) }
+
   /// Keeps `host`, whose state the thread reads when no state was logged, opens its log of
   /// inputs, and takes the state before the first input (step -1), for the first step's diff.
   ///
   /// With the log, the app's thread does no work of this middleware's per input beyond the
-  /// architecture's append: ``process(_:)`` returns at once, and the thread takes the inputs in
-  /// batches, with the states of the first ``mostQueued`` of each (while they are small).
+  /// architecture's append: ``process(_:)`` is not called (``processesInputs``), and the thread
+  /// takes the inputs in batches, with the states of the first ``mostQueued`` of each (while
+  /// they are small).
   public func attached(to host: MiddlewareHost<Input, State>) {
     self.host.withLock { $0 = host }
     if let snapshot = host.snapshot() {
@@ -453,10 +458,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   /// (`cascade-inspector-bench live-rpg`, the store inspected, three runs: the app's thread
   /// 2,525–2,641 ns an intent and up to 1,052 page faults a run before, 2,493–2,534 ns and at
   /// most 16 after; 2,210–2,230 ns plain). Each take's work lengthens the rest nine times as
-  /// much, within ``mostRest``.
+  /// much, within ``mostRest``. It rests at least one nap: a batch of a few inputs, whose work
+  /// was short, is not followed at once by the next, which would read the inputs the app has
+  /// just allocated, while its processor still has them.
   private func rest(after worked: Duration, taking take: () -> Void) {
     let start = ContinuousClock.now
-    var end = start + min(Self.mostRest, worked * 9)
+    var end = start + min(Self.mostRest, max(Self.nap, worked * 9))
     while true {
       let left = end - ContinuousClock.now
       guard left > .zero else { return }
