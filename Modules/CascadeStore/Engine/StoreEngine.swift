@@ -501,7 +501,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     // each of them.
     let tracing = self.tracing
     var stateBefore: State?
-    if processesInputs && middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
+    if middlewares.wantsStateBefore { stateBefore = machine.pointee.state }
     let description = reentrancy == .queue ? nil : "\(action)"
     // By hand, as in `drain`: the reducer's outputs are read into locals under the lock.
     storage.lock()

@@ -20,7 +20,8 @@ import CascadeStreams
 public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// The middlewares, in the order they run.
   public let middlewares: [any Middleware<Input, State>]
-  /// Whether any middleware wants ``MiddlewareRecord/stateBefore``.
+  /// Whether any middleware that processes inputs (``Middleware/processesInputs``) wants
+  /// ``MiddlewareRecord/stateBefore``: only those see a record.
   public let wantsStateBefore: Bool
   /// Each middleware's `intercept`, opened once: calling through an `any Middleware<…>` per input
   /// would look up the existential's metadata every time.
@@ -38,9 +39,10 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// regardless (see ``init(attaching:to:)``).
   public init(_ middlewares: [any Middleware<Input, State>] = []) {
     self.middlewares = middlewares
-    wantsStateBefore = middlewares.contains { $0.wantsStateBefore }
+    let processing = middlewares.filter { $0.processesInputs }
+    wantsStateBefore = processing.contains { $0.wantsStateBefore }
     interceptors = middlewares.filter(\.interceptsInputs).map { Self.interceptor(of: $0) }
-    processors = middlewares.filter { $0.processesInputs }.map { Self.processor(of: $0) }
+    processors = processing.map { Self.processor(of: $0) }
     // A closure, not `\.tracer`: a key path into a generic existential is made at run time, an
     // allocation for every architecture made (the allocation gate, W5 Feedback).
     let tracers = middlewares.compactMap { $0.tracer }
