@@ -216,7 +216,10 @@ public final class FeedbackLoop<State: Sendable, Event: Sendable>: Sendable {
 
   /// Sends an event from outside: reduced before this returns, unless another thread is
   /// reducing (which then reduces it).
-  @inlinable
+  ///
+  /// Always inlined: for an existential event type, the loop keeps the caller's box (see
+  /// `Store.send(_:)`).
+  @inlinable @inline(__always)
   public func send(_ event: Event) {
     gate.noteOutsideEvent()
     engine.send(event)

@@ -48,7 +48,7 @@ extension Store where Action == any CoreEvent, State: CoreState {
   }
 
   /// Fires an event: the seed's name for ``send(_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func fire(event: any CoreEvent) {
     send(event)
   }

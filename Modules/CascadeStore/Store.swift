@@ -129,9 +129,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// It is processed before `send` returns if no other thread is processing (with
   /// ``StoreIsolation/callerThread``), otherwise queued.
-  @inlinable
+  ///
+  /// Always inlined, with its action wrapped (`SentInput`): for an existential action type,
+  /// the store keeps the caller's box, copies nothing and boxes nothing again.
+  @inlinable @inline(__always)
   public func send(_ action: Action) {
-    engine.submitAction(action, origin: origin)
+    engine.submitAction(SentInput(action), origin: origin)
   }
 
   /// Sends an action, and calls `completion` once it has been processed, with the state it
@@ -443,9 +446,9 @@ extension Store {
   /// Sends an action from the thread processing the store's inputs (where
   /// ``isProcessingOnCurrentThread`` is `true`): what ``send(_:)`` does there — queue it behind
   /// the input in hand — without asking again which thread this is.
-  @inlinable
+  @inlinable @inline(__always)
   package func sendWhileProcessing(_ action: Action) {
-    engine.submitReentrant(action: action, origin: origin)
+    engine.submitReentrant(action: SentInput(action), origin: origin)
   }
 }
 

@@ -78,7 +78,10 @@ extension ReactorCore {
   ///
   /// `reactor` is the reactor this core belongs to, which the caller keeps alive for the call:
   /// the engine hands it to the program's steps as their sender, with this core as its context.
-  @inlinable
+  ///
+  /// Always inlined: for an existential action type, the reactor keeps the caller's box (see
+  /// `Store.send(_:)`).
+  @inlinable @inline(__always)
   func send(_ action: Action, from reactor: AnyObject) {
     if let actionInput {
       actionInput.onNext(action)

@@ -211,9 +211,12 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   ///
   /// `sender` is handed to the ``program`` of every input this thread processes before it gives up
   /// the processing token (see ``EngineProgram``).
-  @inlinable
+  ///
+  /// Always inlined, with its action wrapped (``SentInput``): for an existential action type, no
+  /// engine function is rewritten for the caller's concrete type.
+  @inlinable @inline(__always)
   package func send(_ action: Action, sender: StepSender? = nil) {
-    submitAction(action, origin: nil, sender: sender)
+    submitAction(SentInput(action), origin: nil, sender: sender)
   }
 
   /// Submits an action: ``submit(_:)`` without boxing the action into a work item when the
@@ -222,21 +225,21 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// `sender` is handed to the ``program`` of every input this thread processes before it gives up
   /// the processing token (see ``EngineProgram``).
   @inlinable
-  func submitAction(_ action: Action, origin: EffectOrigin?, sender: StepSender? = nil) {
+  func submitAction(_ sent: SentInput<Action>, origin: EffectOrigin?, sender: StepSender? = nil) {
     let me = currentThreadIdentity()
     if machine.pointee.isHeld(by: me) {
       // Sent while this thread processes (a subscriber's, a feedback's, or an effect's that runs
       // here): queued as itself, with its origin.
-      submitReentrant(action: action, origin: origin)
+      submitReentrant(action: sent, origin: origin)
       return
     }
     guard origin == nil, takeTokenToProcessHere(me) else {
       // An effect's (checked for cancellation when processed), another isolation, another
       // thread processing, or the store closed: the general path decides.
-      submit(.action(action, origin: origin))
+      submit(.action(sent.input, origin: origin))
       return
     }
-    reduce(action, mark: nil, sender: sender)
+    reduce(sent, mark: nil, sender: sender)
     drain(sender: sender)
   }
 
@@ -299,7 +302,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
         admit(.action(action, origin: origin, mark: mark))
         return
       }
-      submitReentrant(action: action, origin: origin)
+      submitReentrant(action: SentInput(action), origin: origin)
     case let other:
       admit(other)
     }
@@ -308,7 +311,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// ``submitReentrant(_:)`` for `.action(action, origin: origin)`, which makes no work item of
   /// the action.
   @inlinable
-  func submitReentrant(action: Action, origin: EffectOrigin?) {
+  func submitReentrant(action sent: SentInput<Action>, origin: EffectOrigin?) {
+    let action = sent.input
     guard reentrancy == .queue else {
       submitReentrant(.action(action, origin: origin))
       return
@@ -365,7 +369,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
           if let origin = next.origin {
             process(next.action, origin: origin, mark: nil, sender: sender)
           } else {
-            reduce(next.action, mark: nil, sender: sender)
+            reduce(SentInput(next.action), mark: nil, sender: sender)
           }
           continue
         }
@@ -392,7 +396,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     switch work {
     case .action(let action, let origin, let mark):
       guard let origin else {
-        reduce(action, mark: mark, sender: sender)
+        reduce(SentInput(action), mark: mark, sender: sender)
         return
       }
       process(action, origin: origin, mark: mark, sender: sender)
@@ -411,18 +415,18 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     if origin.isCancelled { return }
     if origin.isReplay {
       machine.pointee.holder.replayInput = true
-      reduce(action, mark: mark, sender: sender)
+      reduce(SentInput(action), mark: mark, sender: sender)
       machine.pointee.holder.replayInput = false
       return
     }
-    reduce(action, mark: mark, sender: sender)
+    reduce(SentInput(action), mark: mark, sender: sender)
   }
 
   /// Runs the middlewares' interception, then reduces the input, or runs the architecture's
   /// ``program`` on it: reduces the inputs its step returns, then starts its later work.
   @inlinable
-  func reduce(_ input: Action, mark: UInt64?, sender: StepSender?) {
-    var action = input
+  func reduce(_ sent: SentInput<Action>, mark: UInt64?, sender: StepSender?) {
+    var action = sent.input
     // Only if a middleware intercepts: the call copies the state for them (a retain of each
     // reference it holds). Without one, the interception is not timed either: it ends where the
     // reduction starts (``trace(sequence:reduceStart:reduced:processed:)``).

@@ -21,7 +21,7 @@ extension Store {
       .run(
         {
           willProcess(engine.machine.pointee.state)
-          engine.reduce(action, mark: mark, sender: nil)
+          engine.reduce(SentInput(action), mark: mark, sender: nil)
           didProcess(engine.machine.pointee.state)
         },
         dropped: dropped

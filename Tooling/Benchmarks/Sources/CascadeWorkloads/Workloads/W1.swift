@@ -59,6 +59,7 @@ enum W1 {
         goal: .maximumRatio(2, to: .store),
         run: runStoreWithFilteredLogging
       ),
+      existentialCell,
     ] + reactorCells + [feedbackCell]
 
   static func runPlain(n: Int) throws -> Checksum {
