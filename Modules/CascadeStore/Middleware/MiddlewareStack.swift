@@ -69,12 +69,21 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   ///
   /// The architecture's host must answer while it is being made: its state before the first
   /// input, and its log.
+  ///
+  /// A middleware made of others (a reactor's, on its store: ``RemadeOnAttach``) is made again
+  /// as it is attached, so that its own stack leaves them out too.
   public init(
     attaching middlewares: [any Middleware<Input, State>],
     to host: MiddlewareHost<Input, State>
   ) {
-    for middleware in middlewares { middleware.attached(to: host) }
-    self.init(middlewares)
+    let attached = middlewares.map { middleware -> any Middleware<Input, State> in
+      if let remade = middleware as? any RemadeOnAttach<Input, State> {
+        return remade.attachedAndRemade(to: host)
+      }
+      middleware.attached(to: host)
+      return middleware
+    }
+    self.init(attached)
   }
 
   /// Hands `host` to every middleware (``Middleware/attached(to:)``): once, when the
@@ -113,4 +122,18 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   public func process(_ record: MiddlewareRecord<Input, State>) {
     for processor in processors { processor(record) }
   }
+}
+
+/// A middleware made of other middlewares, which makes its own stack of them: made again as it is
+/// attached (``MiddlewareStack/init(attaching:to:)``), its stack is made attaching them, and so
+/// leaves out the processing of those that no longer process inputs once attached
+/// (``Middleware/processesInputs``), as the architecture's stack does for its own.
+///
+/// A reactor's middlewares sit on its store as one such middleware. Made before they were
+/// attached, its stack called the live inspector's middleware after every mutation though it
+/// takes its inputs from the log.
+package protocol RemadeOnAttach<Input, State>: Middleware {
+  /// Attaches this middleware's middlewares to `host` and returns it made again with them: what
+  /// the architecture runs instead of it.
+  func attachedAndRemade(to host: MiddlewareHost<Input, State>) -> any Middleware<Input, State>
 }
