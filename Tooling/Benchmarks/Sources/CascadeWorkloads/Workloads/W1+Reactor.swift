@@ -1,13 +1,18 @@
+import CascadeMiddleware
 import CascadeReactor
+import CascadeStore
 import CascadeStreams
+import Logging
 
-/// W1's Reactor column: the counter written as a user writes a reactor, measured four ways.
+/// W1's Reactor column: the counter written as a user writes a reactor, measured five ways.
 ///
 /// - a `final class` conforming to `Reactor`, with `let runtime = ReactorRuntime<…>()`;
 /// - a `BaseReactor` subclass;
 /// - a `final class` with no `runtime` property, whose runtime the shared table keeps
 ///   (`ReactorRuntimes`): the cost of that table's lookup, once per action;
-/// - ReactorKit's form: no `runtime`, and `mutate` returning `Observable.just(…)`.
+/// - ReactorKit's form: no `runtime`, and `mutate` returning `Observable.just(…)`;
+/// - the `final class` with a `LoggingMiddleware` that writes nothing: the middleware adapter's
+///   cost per action.
 ///
 /// Each `mutate`s an `.increment` action into `.just(.increment)` and apply it with
 /// `reduce(into:)` (the in-place form, which calls W1's reducer). Their `scheduler` is
@@ -100,6 +105,36 @@ extension W1 {
     var scheduler: any Scheduler { ImmediateScheduler.instance }
   }
 
+  /// The `final class` reactor with the logging middleware at `.info` on a logger at
+  /// `.critical` (as the Store's variant): the cost of the adapter that puts a reactor's
+  /// middlewares on its store, per action, and of a middleware that writes nothing.
+  final class CounterReactorWithLogging: Reactor {
+    typealias Mutation = Action
+
+    let initialState = W1.State()
+    let runtime = ReactorRuntime<Action, Mutation, W1.State>()
+    let middlewares: [any Middleware<Action, W1.State>]
+    private let reducer = makeReducer()
+
+    init() {
+      var logger = Logger(label: "cascade.benchmarks.w1.reactor")
+      logger.logLevel = .critical
+      middlewares = [LoggingMiddleware<Action, W1.State>(logger: logger, level: .info)]
+    }
+
+    func mutate(action: Action) -> Mutations<Mutation> {
+      switch action {
+      case .increment: .just(.increment)
+      }
+    }
+
+    func reduce(into state: inout W1.State, mutation: Mutation) {
+      reducer(&state, mutation)
+    }
+
+    var scheduler: any Scheduler { ImmediateScheduler.instance }
+  }
+
   static let reactorCells = [
     Cell(
       workload,
@@ -130,6 +165,13 @@ extension W1 {
       variant: "ReactorKit's form: no runtime property, mutate returns an Observable",
       expected: expected,
       run: { n in try runReactor(ObservableCounterReactor(), n: n) }
+    ),
+    Cell(
+      workload,
+      .reactor,
+      variant: "with a LoggingMiddleware whose logger filters every line out",
+      expected: expected,
+      run: { n in try runReactor(CounterReactorWithLogging(), n: n) }
     ),
   ]
 
