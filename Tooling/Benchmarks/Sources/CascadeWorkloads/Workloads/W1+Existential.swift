@@ -1,5 +1,4 @@
 import CascadeStore
-import CascadeStreams
 
 /// W1's Store column in ReSwift's form: the actions are values of a protocol's existential
 /// (`any CounterAction`, as ReSwift's `Action`), each too large for an existential's inline
@@ -33,7 +32,6 @@ extension W1 {
   )
 
   static func runStoreWithExistentialActions(n: Int) throws -> Checksum {
-    let tally = Tally()
     let reducer: @Sendable (inout State, any CounterAction) -> Void = { state, action in
       switch action {
       case let increment as Increment: state.count &+= increment.by
@@ -42,16 +40,7 @@ extension W1 {
       }
     }
     let store = Store(initialState: State(), reducer: opaque(reducer))
-    let subscription = store.subscribe(
-      on: .synchronous,
-      opaque { @Sendable (state: State) in tally.record(state.count) }
-    )
-    Operations.begin()
-    dispatch(n: n, to: store)
-    Operations.end()
-    try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
-    subscription.dispose()
-    return tally.checksum
+    return try measure(store, n: n) { dispatch(n: n, to: $0) }
   }
 
   @inline(never)

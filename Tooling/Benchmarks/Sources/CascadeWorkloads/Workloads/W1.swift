@@ -74,14 +74,25 @@ enum W1 {
   }
 
   static func runStore(n: Int) throws -> Checksum {
+    try measure(Store(initialState: State(), reducer: makeReducer()), n: n) {
+      dispatch(n: n, to: $0)
+    }
+  }
+
+  /// The Store cells' run, whatever their actions: one synchronous subscriber tallying `count`,
+  /// `dispatch` sending the N actions between the operations' marks, and the final count checked.
+  static func measure<StoreAction: Sendable>(
+    _ store: Store<State, StoreAction>,
+    n: Int,
+    dispatch: (Store<State, StoreAction>) -> Void
+  ) throws -> Checksum {
     let tally = Tally()
-    let store = Store(initialState: State(), reducer: makeReducer())
     let subscription = store.subscribe(
       on: .synchronous,
       opaque { @Sendable (state: State) in tally.record(state.count) }
     )
     Operations.begin()
-    dispatch(n: n, to: store)
+    dispatch(store)
     Operations.end()
     try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
     subscription.dispose()
@@ -92,7 +103,6 @@ enum W1 {
   /// `.critical`: the cost of a middleware that decides per action to write nothing (issue 6
   /// asks for at most twice the time of the store without it).
   static func runStoreWithFilteredLogging(n: Int) throws -> Checksum {
-    let tally = Tally()
     var logger = Logger(label: "cascade.benchmarks.w1")
     logger.logLevel = .critical
     let store = Store(
@@ -100,16 +110,7 @@ enum W1 {
       middlewares: [LoggingMiddleware<Action, State>(logger: logger, level: .info)],
       reducer: makeReducer()
     )
-    let subscription = store.subscribe(
-      on: .synchronous,
-      opaque { @Sendable (state: State) in tally.record(state.count) }
-    )
-    Operations.begin()
-    dispatch(n: n, to: store)
-    Operations.end()
-    try check(store.state.count == n, "final count \(store.state.count), expected \(n)")
-    subscription.dispose()
-    return tally.checksum
+    return try measure(store, n: n) { dispatch(n: n, to: $0) }
   }
 
   /// The sending loops, out of line.
