@@ -64,9 +64,10 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline var interceptsInputs: Bool { stack.interceptsInputs }
 
-  /// Whether one of the reactor's middlewares still processes inputs once attached (read after
-  /// ``attached(to:)``). Made again as it is attached (``attachedAndRemade(to:)``), ``stack``
-  /// calls only those.
+  /// Whether one of the reactor's middlewares still processes inputs once attached.
+  ///
+  /// Read after ``attached(to:)``. Made again as it is attached (``attachedAndRemade(to:)``),
+  /// ``stack`` calls only those.
   @usableFromInline var processesInputs: Bool {
     stack.middlewares.contains { $0.processesInputs }
   }
@@ -79,10 +80,11 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
     stack.attach(to: Self.actions(of: host))
   }
 
-  /// Attaches the reactor's middlewares as ``attached(to:)`` does, and makes the adapter again
-  /// with a stack made attaching them: it leaves out the processing of those that take their
-  /// inputs from the log (``Middleware/processesInputs``). The ``Calls`` are kept: made here,
-  /// in code compiled for any types, they would not be specialized.
+  /// Attaches the reactor's middlewares and makes the adapter again with them.
+  ///
+  /// As ``attached(to:)``, then a stack made attaching them: it leaves out the processing of
+  /// those that take their inputs from the log (``Middleware/processesInputs``). The ``Calls``
+  /// are kept: made here, in code compiled for any types, they would not be specialized.
   @usableFromInline func attachedAndRemade(
     to host: MiddlewareHost<Input, State>
   ) -> any Middleware<Input, State> {
