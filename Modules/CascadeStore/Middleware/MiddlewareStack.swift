@@ -70,8 +70,8 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   /// The architecture's host must answer while it is being made: its state before the first
   /// input, and its log.
   ///
-  /// A middleware made of others (a reactor's, on its store: ``RemadeOnAttach``) is made again
-  /// as it is attached, so that its own stack leaves them out too.
+  /// A middleware made of others (a reactor's, on its store) is made again as it is attached,
+  /// so that its own stack leaves them out too.
   public init(
     attaching middlewares: [any Middleware<Input, State>],
     to host: MiddlewareHost<Input, State>
