@@ -82,6 +82,35 @@ struct CrossArchitectureTests {
     #expect(running.state().value == 30)
   }
 
+  // A pulled-back middleware dispatches its own inputs: each reaches the architecture embedded,
+  // queued behind the current input, whether the pullback sits on the architecture or inside
+  // another (the outer one maps the architecture's dispatcher once, the inner each record's).
+  @Test(arguments: Arch.allCases)
+  func aPulledBackMiddlewareDispatchesItsInputsEmbedded(_ arch: Arch) {
+    let note: @Sendable (Op) -> String? = { if case .note(let text) = $0 { text } else { nil } }
+    let paying = ClosureMiddleware<String, [String]> { record in
+      if record.input == "checkout" { record.dispatcher.dispatch("paid") }
+    }
+    let refunding = ClosureMiddleware<String, [String]> { record in
+      if record.input == "refund" { record.dispatcher.dispatch("refunded") }
+    }
+    let running = Running.make(
+      arch,
+      middlewares: [
+        paying.pullback(state: \Tally.notes, input: note, embed: { .note($0) }),
+        refunding.pullback(state: \Tally.notes, input: note, embed: { .note($0) })
+          .pullback(state: \Tally.self),
+      ]
+    )
+
+    running.send(.note("checkout"))
+    running.send(.add(2))
+    running.send(.note("refund"))
+
+    #expect(running.state().notes == ["checkout", "paid", "refund", "refunded"])
+    #expect(running.state().steps == 5)
+  }
+
   // AT: a middleware whose work throws. The contract has no throwing call: the middleware
   // catches, reports the failure as an input (queued), and the architecture goes on.
   @Test(arguments: Arch.allCases)

@@ -20,6 +20,10 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   @usableFromInline let stack: MiddlewareStack<Action, State>
   @usableFromInline let calls: Calls
+  /// The dispatcher of the records the reactor's middlewares see, mapped once from the
+  /// architecture's (``MiddlewareHost/dispatcher``) as the adapter is made again; `nil` before,
+  /// or on an architecture without one: then each record's is mapped.
+  @usableFromInline let dispatcher: MiddlewareDispatcher<Action>?
 
   /// The adapter's work per input, made in code specialized for the reactor's types.
   @usableFromInline
@@ -27,14 +31,19 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
     @usableFromInline let intercept:
       @Sendable (MiddlewareStack<Action, State>, Input, State) -> Input?
     @usableFromInline let process:
-      @Sendable (MiddlewareStack<Action, State>, MiddlewareRecord<Input, State>) -> Void
+      @Sendable (
+        MiddlewareStack<Action, State>, MiddlewareRecord<Input, State>,
+        MiddlewareDispatcher<Action>?
+      ) -> Void
 
     @inlinable
     init(
       intercept: @escaping @Sendable (MiddlewareStack<Action, State>, Input, State) -> Input?,
       process:
-        @escaping @Sendable (MiddlewareStack<Action, State>, MiddlewareRecord<Input, State>)
-        -> Void
+        @escaping @Sendable (
+          MiddlewareStack<Action, State>, MiddlewareRecord<Input, State>,
+          MiddlewareDispatcher<Action>?
+        ) -> Void
     ) {
       self.intercept = intercept
       self.process = process
@@ -49,15 +58,23 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
       stack,
       calls: Calls(
         intercept: { stack, input, state in Self.intercept(input, state: state, through: stack) },
-        process: { stack, record in Self.process(record, through: stack) }
-      )
+        process: { stack, record, dispatcher in
+          Self.process(record, through: stack, dispatcher: dispatcher)
+        }
+      ),
+      dispatcher: nil
     )
   }
 
   @usableFromInline
-  init(_ stack: MiddlewareStack<Action, State>, calls: Calls) {
+  init(
+    _ stack: MiddlewareStack<Action, State>,
+    calls: Calls,
+    dispatcher: MiddlewareDispatcher<Action>?
+  ) {
     self.stack = stack
     self.calls = calls
+    self.dispatcher = dispatcher
   }
 
   @usableFromInline var wantsStateBefore: Bool { stack.wantsStateBefore }
@@ -88,9 +105,11 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @usableFromInline func attachedAndRemade(
     to host: MiddlewareHost<Input, State>
   ) -> any Middleware<Input, State> {
-    ReactorMiddleware(
-      MiddlewareStack(attaching: stack.middlewares, to: Self.actions(of: host)),
-      calls: calls
+    let actions = Self.actions(of: host)
+    return ReactorMiddleware(
+      MiddlewareStack(attaching: stack.middlewares, to: actions),
+      calls: calls,
+      dispatcher: actions.dispatcher
     )
   }
 
@@ -99,10 +118,21 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @usableFromInline static func actions(
     of host: MiddlewareHost<Input, State>
   ) -> MiddlewareHost<Action, State> {
-    host.mapped(state: \State.self) { input in
-      guard case .mutation(let mutation, let cause?) = input else { return nil }
-      return (cause, mutation)
-    }
+    host.mapped(
+      state: \State.self,
+      input: { input in
+        guard case .mutation(let mutation, let cause?) = input else { return nil }
+        return (cause, mutation)
+      },
+      embed: { .action($0) }
+    )
+  }
+
+  /// `dispatcher`, the architecture's, as the reactor's middlewares dispatch: their actions sent
+  /// as the reactor's.
+  @inlinable
+  static func actions(of dispatcher: MiddlewareDispatcher<Input>) -> MiddlewareDispatcher<Action> {
+    MiddlewareDispatcher { dispatcher.dispatch(.action($0)) }
   }
 
   @usableFromInline func intercept(_ input: Input, state: State) -> Input? {
@@ -110,7 +140,7 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
   }
 
   @usableFromInline func process(_ record: MiddlewareRecord<Input, State>) {
-    calls.process(stack, record)
+    calls.process(stack, record, dispatcher)
   }
 
   /// ``intercept(_:state:)``: an action through the reactor's middlewares; a mutation as it is.
@@ -126,13 +156,17 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   /// ``process(_:)``: a mutation an action produced, as the action with the mutation; nothing
   /// else.
+  ///
+  /// Its dispatcher is `dispatcher`, the architecture's mapped once, or else the record's, mapped
+  /// now.
   @inlinable
   static func process(
     _ record: MiddlewareRecord<Input, State>,
-    through stack: MiddlewareStack<Action, State>
+    through stack: MiddlewareStack<Action, State>,
+    dispatcher mapped: MiddlewareDispatcher<Action>?
   ) {
     guard case .mutation(let mutation, let cause?) = record.input else { return }
-    let dispatcher = record.dispatcher
+    let dispatcher = mapped ?? Self.actions(of: record.dispatcher)
     stack.process(
       MiddlewareRecord(
         input: cause,
@@ -141,7 +175,7 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
         state: record.state,
         sequence: record.sequence,
         time: record.time,
-        dispatcher: MiddlewareDispatcher { dispatcher.dispatch(.action($0)) }
+        dispatcher: dispatcher
       )
     )
   }

@@ -22,16 +22,25 @@ final class EngineAttachment<State: Sendable, Action: Sendable>: Sendable {
   }
 
   private let stage: LockedValue<Stage>
+  /// The engine's dispatcher (``MiddlewareRecord/dispatcher``), made here so that the host
+  /// hands it to the middlewares as they are attached (``MiddlewareHost/dispatcher``): an input
+  /// it dispatches goes to the engine once complete, and nowhere before or once it is gone.
+  let dispatcher: MiddlewareDispatcher<Action>
 
   init(initial: State) {
-    stage = LockedValue(Stage(initial: initial))
+    let stage = LockedValue(Stage(initial: initial))
+    self.stage = stage
+    dispatcher = MiddlewareDispatcher { action in
+      stage.withLock { $0.engine }?.submit(.action(action, origin: nil))
+    }
   }
 
   /// The host handed to the middlewares.
   var host: MiddlewareHost<Action, State> {
     MiddlewareHost(
       snapshot: { [self] in snapshot() },
-      openLog: { [self] wake in openLog(wake: wake) }
+      openLog: { [self] wake in openLog(wake: wake) },
+      dispatcher: dispatcher
     )
   }
 

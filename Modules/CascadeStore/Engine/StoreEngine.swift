@@ -33,8 +33,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
 
   // Safety: `storage` guards the `Machine`, the whole protocol's state; every other stored
   // property is immutable, but `elementGroups`, only touched by the thread holding the processing
-  // token, and `dispatcherStorage`, set in `init` only. The machine's `HolderState` is read
-  // without the lock by the token holder only (its `holderThread` is an atomic). Proven under
+  // token. The machine's `HolderState` is read without the lock by the token holder only (its
+  // `holderThread` is an atomic). Proven under
   // ThreadSanitizer in CI: StoreConcurrencyTests, ReplayConcurrencyTests and every other
   // *ConcurrencyTests suite that runs a store, reactor or feedback loop.
   @usableFromInline let storage: LockedValue<Machine>
@@ -83,8 +83,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   /// reducer is pure (``PurityCheck``); read when the store is created, always `false` in
   /// release builds.
   @usableFromInline let checksPurity = PurityCheck.isEnabled
-  /// Set at the end of `init` when there are middlewares, never changed after.
-  @usableFromInline var dispatcherStorage: MiddlewareDispatcher<Action>?
+  /// The middlewares' dispatcher (``EngineAttachment/dispatcher``); `nil` without middlewares.
+  @usableFromInline let dispatcherStorage: MiddlewareDispatcher<Action>?
   /// The log of inputs a middleware opened (``MiddlewareHost/openLog(wake:)``) while attached.
   @usableFromInline let inputLog: EngineInputLog<State, Action>?
 
@@ -122,12 +122,8 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     self.isolation = isolation
     self.reentrancy = reentrancy
     self.diagnostics = diagnostics ?? StoreEngine.reportDiagnostic
-    if let attachment {
-      dispatcherStorage = MiddlewareDispatcher { [weak self] action in
-        self?.submit(.action(action, origin: nil))
-      }
-      attachment.complete(self)
-    }
+    dispatcherStorage = attachment?.dispatcher
+    attachment?.complete(self)
   }
 
   static func reportDiagnostic(_ diagnostic: StoreDiagnostic) {

@@ -57,11 +57,17 @@ extension Middleware {
 }
 
 /// A child middleware seen through a state key path and an input extraction.
-private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sendable>: Middleware {
+private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sendable>:
+  RemadeOnAttach
+{
   let child: Child
   let state: any KeyPath<State, Child.State> & Sendable
   let extract: @Sendable (Input) -> Child.Input?
   let embed: @Sendable (Child.Input) -> Input
+  /// The dispatcher of the records the child sees, mapped once from the architecture's
+  /// (``MiddlewareHost/dispatcher``) as it is attached; `nil` before, or on an architecture
+  /// without one: then each record's is mapped.
+  var dispatcher: MiddlewareDispatcher<Child.Input>? = nil
 
   var wantsStateBefore: Bool { child.wantsStateBefore }
 
@@ -72,8 +78,27 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
   var tracer: (any StoreTracer)? { child.tracer }
 
   func attached(to host: MiddlewareHost<Input, State>) {
+    child.attached(to: childHost(of: host))
+  }
+
+  /// Attaches the child, and returns this middleware with the architecture's dispatcher mapped
+  /// for it.
+  func attachedAndRemade(to host: MiddlewareHost<Input, State>) -> any Middleware<Input, State> {
+    let childHost = childHost(of: host)
+    child.attached(to: childHost)
+    var remade = self
+    remade.dispatcher = childHost.dispatcher
+    return remade
+  }
+
+  /// `host` as the child sees it.
+  private func childHost(
+    of host: MiddlewareHost<Input, State>
+  ) -> MiddlewareHost<
+    Child.Input, Child.State
+  > {
     let extract = extract
-    child.attached(to: host.mapped(state: state) { extract($0).map { ($0, nil) } })
+    return host.mapped(state: state, input: { extract($0).map { ($0, nil) } }, embed: embed)
   }
 
   func intercept(_ input: Input, state: State) -> Input? {
@@ -83,8 +108,6 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
 
   func process(_ record: MiddlewareRecord<Input, State>) {
     guard let childInput = extract(record.input) else { return }
-    let dispatcher = record.dispatcher
-    let embed = self.embed
     child.process(
       MiddlewareRecord(
         input: childInput,
@@ -93,8 +116,18 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
         state: record.state[keyPath: state],
         sequence: record.sequence,
         time: record.time,
-        dispatcher: MiddlewareDispatcher { dispatcher.dispatch(embed($0)) }
+        dispatcher: dispatcher ?? mapped(record.dispatcher)
       )
     )
+  }
+
+  /// `dispatcher`, the parent's, as the child dispatches: its inputs embedded.
+  private func mapped(
+    _ dispatcher: MiddlewareDispatcher<Input>
+  ) -> MiddlewareDispatcher<
+    Child.Input
+  > {
+    let embed = embed
+    return MiddlewareDispatcher { dispatcher.dispatch(embed($0)) }
   }
 }

@@ -27,6 +27,14 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
   private let read: @Sendable () -> MiddlewareSnapshot<State>?
   private let open:
     @Sendable (_ wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Input, State>?
+  /// The dispatcher every ``MiddlewareRecord`` of the architecture carries, if the architecture
+  /// says so (the engine of Store, Reactor and FeedbackLoop does; a custom architecture's host
+  /// has none).
+  ///
+  /// For a middleware that lifts others onto its inputs (a reactor's, a pullback): it maps this
+  /// dispatcher once, as it is attached, instead of each record's (a closure allocated per
+  /// input).
+  package let dispatcher: MiddlewareDispatcher<Input>?
 
   /// Creates a host; architectures build these.
   ///
@@ -42,8 +50,21 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
         Input, State
       >? = { _ in nil }
   ) {
+    self.init(snapshot: read, openLog: openLog, dispatcher: nil)
+  }
+
+  /// Creates a host with the dispatcher its architecture's records carry (``dispatcher``).
+  package init(
+    snapshot read: @escaping @Sendable () -> MiddlewareSnapshot<State>?,
+    openLog:
+      @escaping @Sendable (_ wake: @escaping @Sendable () -> Void) -> MiddlewareLog<
+        Input, State
+      >?,
+    dispatcher: MiddlewareDispatcher<Input>?
+  ) {
     self.read = read
     self.open = openLog
+    self.dispatcher = dispatcher
   }
 
   /// A host for tests and replays: no snapshot, no log.
@@ -101,6 +122,30 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
     state path: any KeyPath<State, ChildState> & Sendable,
     input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?
   ) -> MiddlewareHost<ChildInput, ChildState> {
+    mapped(state: path, input: input, dispatcher: nil)
+  }
+
+  /// As ``mapped(state:input:)``, with this host's ``dispatcher`` mapped through `embed`, once:
+  /// the dispatcher of the records the lifted middleware makes.
+  package func mapped<ChildInput: Sendable, ChildState: Sendable>(
+    state path: any KeyPath<State, ChildState> & Sendable,
+    input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?,
+    embed: @escaping @Sendable (ChildInput) -> Input
+  ) -> MiddlewareHost<ChildInput, ChildState> {
+    mapped(
+      state: path,
+      input: input,
+      dispatcher: dispatcher.map { dispatcher in
+        MiddlewareDispatcher { dispatcher.dispatch(embed($0)) }
+      }
+    )
+  }
+
+  private func mapped<ChildInput: Sendable, ChildState: Sendable>(
+    state path: any KeyPath<State, ChildState> & Sendable,
+    input: @escaping @Sendable (Input) -> (ChildInput, (any Sendable)?)?,
+    dispatcher: MiddlewareDispatcher<ChildInput>?
+  ) -> MiddlewareHost<ChildInput, ChildState> {
     let read = read
     let open = open
     return MiddlewareHost<ChildInput, ChildState>(
@@ -115,7 +160,8 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
       },
       openLog: { wake in
         open(wake).map { $0.mapped(state: path, input: input) }
-      }
+      },
+      dispatcher: dispatcher
     )
   }
 }

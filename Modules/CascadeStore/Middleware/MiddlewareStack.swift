@@ -124,14 +124,17 @@ public struct MiddlewareStack<Input: Sendable, State: Sendable>: Sendable {
   }
 }
 
-/// A middleware made of other middlewares, which makes its own stack of them: made again as it is
-/// attached (``MiddlewareStack/init(attaching:to:)``), its stack is made attaching them, and so
-/// leaves out the processing of those that no longer process inputs once attached
-/// (``Middleware/processesInputs``), as the architecture's stack does for its own.
+/// A middleware that lifts others onto its architecture, made again as it is attached
+/// (``MiddlewareStack/init(attaching:to:)``), with what it learns then.
 ///
-/// A reactor's middlewares sit on its store as one such middleware. Made before they were
-/// attached, its stack called the live inspector's middleware after every mutation though it
-/// takes its inputs from the log.
+/// - A reactor's middlewares sit on its store as one such middleware. Its stack is made again
+///   attaching them, and so leaves out the processing of those that no longer process inputs
+///   once attached (``Middleware/processesInputs``), as the architecture's stack does for its
+///   own: made before they were attached, it called the live inspector's middleware after every
+///   mutation though it takes its inputs from the log.
+/// - It, and a pulled-back middleware (``Middleware/pullback(state:input:embed:)``), map the
+///   architecture's dispatcher (``MiddlewareHost/dispatcher``) once, for the records they hand
+///   on, instead of each record's.
 package protocol RemadeOnAttach<Input, State>: Middleware {
   /// Attaches this middleware's middlewares to `host` and returns it made again with them: what
   /// the architecture runs instead of it.
