@@ -12,7 +12,15 @@ extension Store {
   /// ```
   @inlinable
   public var states: Infallible<State> {
-    stream(select: { $0 }, isDuplicate: nil)
+    // The whole state, handed on as the engine delivers it: a selection that returns it would
+    // copy it for each subscriber (``SubscriptionBox/make(delivery:owner:orphaned:onClose:counters:handler:)``).
+    stream { observer in
+      SubscriptionBox<State>.make(
+        delivery: .synchronous,
+        onClose: observer.onCompleted,
+        handler: observer.onNext
+      )
+    }
   }
 
   /// A selection of the state as a stream: the current selection, then each recomputed one.
@@ -83,6 +91,23 @@ extension Store {
     select: @escaping @Sendable (State) -> Selected,
     isDuplicate: (@Sendable (Selected, Selected) -> Bool)?
   ) -> Infallible<Selected> {
+    stream { observer in
+      SubscriptionBox<State>.make(
+        select: select,
+        isDuplicate: isDuplicate,
+        delivery: .synchronous,
+        onClose: observer.onCompleted,
+        handler: observer.onNext
+      )
+    }
+  }
+
+  /// A stream of what the subscription `subscription` makes for each observer delivers.
+  @inlinable
+  func stream<Element: Sendable>(
+    _ subscription:
+      @escaping @Sendable (DirectObserver<Element, Never>) -> SubscriptionBox<State>
+  ) -> Infallible<Element> {
     // The store delivers to the observer itself: `subscribe(onNext:)`'s closures without an
     // `AnyObserver` between (`Observable.directSubscribe`).
     Observable(direct: { [weak engine] observer in
@@ -90,15 +115,8 @@ extension Store {
         observer.onCompleted()
         return Disposables.empty
       }
-      let box = SubscriptionBox<State>.make(
-        select: select,
-        isDuplicate: isDuplicate,
-        delivery: .synchronous,
-        onClose: observer.onCompleted,
-        handler: observer.onNext
-      )
-      engine.submit(.subscribe(box))
-      return Disposables.create { [weak engine] in engine?.detach(box) }
+      let box = subscription(observer)
+      return engine.start(box)
     })
   }
 }

@@ -17,7 +17,13 @@ extension Store {
     on delivery: Delivery = .main,
     _ handler: @escaping @Sendable (State) -> Void
   ) -> any Disposable {
-    subscribe(select: { $0 }, isDuplicate: nil, on: delivery, handler)
+    // The whole state, handed on as the engine delivers it, not copied by a selection.
+    let box = SubscriptionBox<State>.make(
+      delivery: delivery,
+      counters: engine.deliveryCounters,
+      handler: handler
+    )
+    return engine.start(box)
   }
 
   /// Subscribes to an `Equatable` state: `handler` receives the current state, then every new
@@ -62,8 +68,7 @@ extension Store {
       counters: engine.deliveryCounters,
       handler: handler
     )
-    engine.submit(.subscribe(box))
-    return Disposables.create { [weak engine] in engine?.detach(box) }
+    return engine.start(box)
   }
 
   /// Subscribes to an `Equatable` selection of the state, skipping repeats: `handler` runs only

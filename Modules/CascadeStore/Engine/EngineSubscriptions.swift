@@ -1,4 +1,4 @@
-import CascadeStreams
+public import CascadeStreams
 
 extension StoreEngine {
   // MARK: - Subscriptions (on the thread holding the processing token)
@@ -80,6 +80,14 @@ extension StoreEngine {
     } else {
       _ = box.cancel()
     }
+  }
+
+  /// Starts `box` (its first delivery is the state now, in order with the inputs) and returns
+  /// what ends it, holding the engine weakly.
+  @inlinable
+  func start(_ box: SubscriptionBox<State>) -> any Disposable {
+    submit(.subscribe(box))
+    return Disposables.create { [weak self] in self?.detach(box) }
   }
 
   @usableFromInline

@@ -58,4 +58,11 @@ struct ScheduledDelivery<Value: Sendable>: Sendable {
   /// Drops the values waiting: the subscription has ended.
   @inlinable
   func cancel() { queue?.cancel() }
+
+  /// What drops the values waiting when the subscription ends (``SubscriptionBox/endDelivery``),
+  /// or `nil` for a synchronous delivery, which keeps none.
+  @inlinable
+  var end: (@Sendable () -> Void)? {
+    queue.map { queue in { @Sendable in queue.cancel() } }
+  }
 }
