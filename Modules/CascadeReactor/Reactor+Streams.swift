@@ -286,6 +286,11 @@ public struct ActionInput<Action: Sendable>: ObserverType, ObservableType {
     if case .next(let action) = event { send(action) }
   }
 
+  /// Sends a value as an action.
+  public func onNext(_ action: Action) {
+    send(action)
+  }
+
   /// Observes the actions sent to the reactor from now on.
   public func subscribe<Observer: ObserverType>(_ observer: Observer) -> any Disposable
   where Observer.Element == Action, Observer.Failure == Never {

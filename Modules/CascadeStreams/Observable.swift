@@ -99,12 +99,12 @@ package enum DirectObserver<Element: Sendable, Failure: Error> {
   /// Any other observer, type-erased.
   case erased(AnyObserver<Element, Failure>)
 
-  /// Delivers a value to the observer.
+  /// Delivers a value to the observer (its ``ObserverType/onNext(_:)``: no event made).
   @inlinable
   package var onNext: @Sendable (Element) -> Void {
     switch self {
-    case .closures(let observer): { observer.on(.next($0)) }
-    case .erased(let observer): { observer.on(.next($0)) }
+    case .closures(let observer): { observer.onNext($0) }
+    case .erased(let observer): { observer.onNext($0) }
     }
   }
 

@@ -60,7 +60,7 @@ extension ObservableType {
 /// after disposal. Counts one in ``Resources/total`` while live.
 public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverType, Cancelable {
   @usableFromInline
-  let onNext: (@Sendable (Element) -> Void)?
+  let nextHandler: (@Sendable (Element) -> Void)?
   @usableFromInline
   let onError: (@Sendable (Failure) -> Void)?
   @usableFromInline
@@ -81,7 +81,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
     onCompleted: (@Sendable () -> Void)?,
     onDisposed: (@Sendable () -> Void)?
   ) {
-    self.onNext = onNext
+    nextHandler = onNext
     self.onError = onError
     self.onCompleted = onCompleted
     self.onDisposed = onDisposed
@@ -101,8 +101,7 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
   public func on(_ event: StreamEvent<Element, Failure>) {
     switch event {
     case .next(let element):
-      guard !ownLifetime.hasEnded else { return }
-      onNext?(element)
+      onNext(element)
     case .error(let failure):
       guard ownLifetime.end() else { return }
       onError?(failure)
@@ -112,6 +111,13 @@ public final class ClosureObserver<Element: Sendable, Failure: Error>: ObserverT
       onCompleted?()
       release()
     }
+  }
+
+  /// Delivers a value to the closure, unless the subscription has ended.
+  @inlinable
+  public func onNext(_ element: Element) {
+    guard !ownLifetime.hasEnded else { return }
+    nextHandler?(element)
   }
 
   /// Ends the subscription and disposes its upstream.

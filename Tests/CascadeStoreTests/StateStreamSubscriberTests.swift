@@ -66,4 +66,39 @@ struct StateStreamSubscriberTests {
     first.dispose()
     second.dispose()
   }
+
+  /// An observer that records which of its two entries each state came through.
+  final class Entries: ObserverType {
+    typealias Element = Int
+    typealias Failure = Never
+    let seen = Recorder<String>()
+
+    func on(_ event: StreamEvent<Int, Never>) {
+      switch event {
+      case .next(let value): seen.append("on next \(value)")
+      case .completed: seen.append("on completed")
+      }
+    }
+
+    func onNext(_ element: Int) { seen.append("onNext \(element)") }
+  }
+
+  // The states go to an observer's `onNext`, directly or through operators, as values: never
+  // made events on the way (a copy of the state at each step). Its end still comes to `on`.
+  @Test func statesReachAnObserversOnNextAsValues() async {
+    let store = Store<Int, Int>(initialState: 0) { count, amount in count += amount }
+    let direct = Entries()
+    let chained = Entries()
+    let first = store.states.subscribe(direct)
+    let second = store.states.filter { $0 != 1 }.map { $0 * 10 }.subscribe(chained)
+
+    store.send(1)
+    store.send(2)
+    await store.shutdown()
+
+    #expect(direct.seen.values == ["onNext 0", "onNext 1", "onNext 3", "on completed"])
+    #expect(chained.seen.values == ["onNext 0", "onNext 30", "on completed"])
+    first.dispose()
+    second.dispose()
+  }
 }

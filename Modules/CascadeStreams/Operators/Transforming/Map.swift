@@ -142,11 +142,15 @@ public enum Streams: Sendable {
     @inline(__always)
     func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
-      case .next(let element): downstream.on(.next(transform(element)))
+      case .next(let element): onNext(element)
       case .error(let failure): downstream.on(.error(failure))
       case .completed: downstream.on(.completed)
       }
     }
+
+    @inlinable
+    @inline(__always)
+    func onNext(_ element: Input) { downstream.onNext(transform(element)) }
   }
 
   /// The stream returned by ``ObservableType/compactMap(_:)``.
@@ -187,11 +191,16 @@ public enum Streams: Sendable {
     @inline(__always)
     func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
-      case .next(let element):
-        if let output = transform(element) { downstream.on(.next(output)) }
+      case .next(let element): onNext(element)
       case .error(let failure): downstream.on(.error(failure))
       case .completed: downstream.on(.completed)
       }
+    }
+
+    @inlinable
+    @inline(__always)
+    func onNext(_ element: Input) {
+      if let output = transform(element) { downstream.onNext(output) }
     }
   }
 
@@ -234,8 +243,17 @@ public enum Streams: Sendable {
     @inlinable
     @inline(__always)
     func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
-      if case .next(let element) = event, !isIncluded(element) { return }
+      if case .next(let element) = event {
+        onNext(element)
+        return
+      }
       downstream.on(event)
+    }
+
+    @inlinable
+    @inline(__always)
+    func onNext(_ element: Downstream.Element) {
+      if isIncluded(element) { downstream.onNext(element) }
     }
   }
 
@@ -300,13 +318,18 @@ public enum Streams: Sendable {
     @inline(__always)
     func on(_ event: StreamEvent<Input, Downstream.Failure>) {
       switch event {
-      case .next(let element):
-        let next = accumulate(accumulator, element)
-        accumulator = next
-        downstream.on(.next(next))
+      case .next(let element): onNext(element)
       case .error(let failure): downstream.on(.error(failure))
       case .completed: downstream.on(.completed)
       }
+    }
+
+    @inlinable
+    @inline(__always)
+    func onNext(_ element: Input) {
+      let next = accumulate(accumulator, element)
+      accumulator = next
+      downstream.onNext(next)
     }
   }
 
@@ -358,10 +381,18 @@ public enum Streams: Sendable {
     @inline(__always)
     func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
       if case .next(let element) = event {
-        if let previous, isDuplicate(previous, element) { return }
-        previous = element
+        onNext(element)
+        return
       }
       downstream.on(event)
+    }
+
+    @inlinable
+    @inline(__always)
+    func onNext(_ element: Downstream.Element) {
+      if let previous, isDuplicate(previous, element) { return }
+      previous = element
+      downstream.onNext(element)
     }
   }
 }

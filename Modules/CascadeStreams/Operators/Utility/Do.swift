@@ -129,11 +129,19 @@ extension Streams {
     @inlinable
     func on(_ event: StreamEvent<Downstream.Element, Downstream.Failure>) {
       switch event {
-      case .next(let element): onNext?(element)
+      case .next(let element):
+        onNext(element)
+        return
       case .error(let failure): onError?(failure)
       case .completed: onCompleted?()
       }
       downstream.on(event)
+    }
+
+    @inlinable
+    func onNext(_ element: Downstream.Element) {
+      self.onNext?(element)
+      downstream.onNext(element)
     }
   }
 }
