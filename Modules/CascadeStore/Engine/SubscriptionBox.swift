@@ -55,7 +55,6 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
   ) -> SubscriptionBox<State> {
     let last = LastSelection<Selected>()
     let delivery = ScheduledDelivery<Selected>(delivery, counters: counters)
-    let synchronous = delivery.isSynchronous
     return SubscriptionBox(
       owner: owner,
       orphaned: orphaned,
@@ -73,11 +72,7 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
         if !initial, let previous = last.value, isDuplicate(previous, selected) { return }
         last.value = selected
       }
-      if synchronous {
-        if box.isActive { handler(selected) }
-        return
-      }
-      delivery.schedule(selected, isActive: { box.isActive }, handler)
+      box.hand(selected, through: delivery, to: handler)
     }
   }
 
@@ -97,22 +92,27 @@ final class SubscriptionBox<State: Sendable>: @unchecked Sendable {
     handler: @escaping @Sendable (State) -> Void
   ) -> SubscriptionBox<State> {
     let delivery = ScheduledDelivery<State>(delivery, counters: counters)
-    let synchronous = delivery.isSynchronous
     return SubscriptionBox(
       owner: owner,
       orphaned: orphaned,
       onClose: onClose,
       endDelivery: delivery.end
-    ) {
-      box,
-      state,
-      _ in
-      if synchronous {
-        if box.isActive { handler(state) }
-        return
-      }
-      delivery.schedule(state, isActive: { box.isActive }, handler)
+    ) { box, state, _ in box.hand(state, through: delivery, to: handler) }
+  }
+
+  /// Hands `value` to `handler` while the subscription is active: at once, on this thread, for a
+  /// synchronous delivery; else through the delivery's scheduler, if still active when it runs.
+  @inlinable @inline(__always)
+  func hand<Value: Sendable>(
+    _ value: Value,
+    through delivery: ScheduledDelivery<Value>,
+    to handler: @escaping @Sendable (Value) -> Void
+  ) {
+    if delivery.isSynchronous {
+      if isActive { handler(value) }
+      return
     }
+    delivery.schedule(value, isActive: { [self] in isActive }, handler)
   }
 
   @inlinable
