@@ -333,12 +333,18 @@ public struct MiddlewareLogBatch<Input: Sendable, State: Sendable>: Sendable {
 public struct MiddlewareLogEntry<Input: Sendable>: Sendable {
   /// The input, as ``MiddlewareRecord/input``.
   public var input: Input
+  // `Optional<…>`, not `…?`: see ``MiddlewareRecord/mutation``.
   /// The reactor's mutation, as ``MiddlewareRecord/mutation``.
-  public var mutation: (any Sendable)?
+  public var mutation: Optional<any Sendable>
   /// Its ``MiddlewareRecord/sequence``.
   public var sequence: UInt64
 
   /// Creates an entry.
+  ///
+  /// Inlinable: the architecture makes one per input while a log is open, in code specialized
+  /// for its input (`W1 Store (its input log open, …)`, callgrind: 863 → 748 instructions per
+  /// action).
+  @inlinable
   public init(input: Input, mutation: (any Sendable)? = nil, sequence: UInt64) {
     self.input = input
     self.mutation = mutation

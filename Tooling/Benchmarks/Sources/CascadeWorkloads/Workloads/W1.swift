@@ -60,6 +60,7 @@ enum W1 {
         run: runStoreWithFilteredLogging
       ),
       existentialCell,
+      inputLogCell,
     ] + reactorCells + [feedbackCell]
 
   static func runPlain(n: Int) throws -> Checksum {
