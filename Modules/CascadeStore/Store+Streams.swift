@@ -13,7 +13,7 @@ extension Store {
   @inlinable
   public var states: Infallible<State> {
     // The whole state, handed on as the engine delivers it: a selection that returns it would
-    // copy it for each subscriber (``SubscriptionBox/make(delivery:owner:orphaned:onClose:counters:handler:)``).
+    // copy it for each subscriber (see `SubscriptionBox.make(delivery:…)`).
     stream { observer in
       SubscriptionBox<State>.make(
         delivery: .synchronous,
