@@ -128,13 +128,6 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
     )
   }
 
-  /// `dispatcher`, the architecture's, as the reactor's middlewares dispatch: their actions sent
-  /// as the reactor's.
-  @inlinable
-  static func actions(of dispatcher: MiddlewareDispatcher<Input>) -> MiddlewareDispatcher<Action> {
-    MiddlewareDispatcher { dispatcher.dispatch(.action($0)) }
-  }
-
   @usableFromInline func intercept(_ input: Input, state: State) -> Input? {
     calls.intercept(stack, input, state)
   }
@@ -166,7 +159,7 @@ struct ReactorMiddleware<Action: Sendable, Mutation: Sendable, State: Sendable>:
     dispatcher mapped: MiddlewareDispatcher<Action>?
   ) {
     guard case .mutation(let mutation, let cause?) = record.input else { return }
-    let dispatcher = mapped ?? Self.actions(of: record.dispatcher)
+    let dispatcher = mapped ?? record.dispatcher.embedding { .action($0) }
     stack.process(
       MiddlewareRecord(
         input: cause,

@@ -69,6 +69,8 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
   /// without one: then each record's is mapped.
   var dispatcher: MiddlewareDispatcher<Child.Input>? = nil
 
+  typealias ChildHost = MiddlewareHost<Child.Input, Child.State>
+
   var wantsStateBefore: Bool { child.wantsStateBefore }
 
   var interceptsInputs: Bool { child.interceptsInputs }
@@ -92,11 +94,7 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
   }
 
   /// `host` as the child sees it.
-  private func childHost(
-    of host: MiddlewareHost<Input, State>
-  ) -> MiddlewareHost<
-    Child.Input, Child.State
-  > {
+  private func childHost(of host: MiddlewareHost<Input, State>) -> ChildHost {
     let extract = extract
     return host.mapped(state: state, input: { extract($0).map { ($0, nil) } }, embed: embed)
   }
@@ -116,18 +114,8 @@ private struct PullbackMiddleware<Child: Middleware, Input: Sendable, State: Sen
         state: record.state[keyPath: state],
         sequence: record.sequence,
         time: record.time,
-        dispatcher: dispatcher ?? mapped(record.dispatcher)
+        dispatcher: dispatcher ?? record.dispatcher.embedding(embed)
       )
     )
-  }
-
-  /// `dispatcher`, the parent's, as the child dispatches: its inputs embedded.
-  private func mapped(
-    _ dispatcher: MiddlewareDispatcher<Input>
-  ) -> MiddlewareDispatcher<
-    Child.Input
-  > {
-    let embed = embed
-    return MiddlewareDispatcher { dispatcher.dispatch(embed($0)) }
   }
 }

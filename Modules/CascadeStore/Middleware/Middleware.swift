@@ -188,4 +188,13 @@ public struct MiddlewareDispatcher<Input: Sendable>: Sendable {
   public func dispatch(_ input: Input) {
     send(input)
   }
+
+  /// This dispatcher as a middleware lifted onto its architecture dispatches: each of its
+  /// inputs embedded in one of the architecture's (a pullback's, a reactor's action).
+  @usableFromInline
+  package func embedding<Child: Sendable>(
+    _ embed: @escaping @Sendable (Child) -> Input
+  ) -> MiddlewareDispatcher<Child> {
+    MiddlewareDispatcher<Child> { dispatch(embed($0)) }
+  }
 }

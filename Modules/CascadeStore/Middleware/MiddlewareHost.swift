@@ -135,9 +135,7 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
     mapped(
       state: path,
       input: input,
-      dispatcher: dispatcher.map { dispatcher in
-        MiddlewareDispatcher { dispatcher.dispatch(embed($0)) }
-      }
+      dispatcher: dispatcher?.embedding(embed)
     )
   }
 
