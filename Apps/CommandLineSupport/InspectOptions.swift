@@ -3,8 +3,8 @@ public import ArgumentParser
 import Foundation
 public import InspectorLink
 
-/// The `--inspect` and `--inspect-port N` options every sample app's command line takes: a live
-/// inspection endpoint that `cascade-inspect --live URL` attaches to.
+/// The `--inspect`, `--inspect-port N` and `--inspect-steps N` options every sample app's command
+/// line takes: a live inspection endpoint that `cascade-inspect --live URL` attaches to.
 ///
 /// ```swift
 /// struct Play: AsyncParsableCommand {
@@ -30,12 +30,29 @@ public struct InspectOptions: ParsableArguments {
   )
   public var inspectPort: UInt16?
 
-  /// Creates the options, with neither given.
+  /// The most steps the endpoint keeps for its clients, if given.
+  @Option(
+    help: ArgumentHelp(
+      """
+      The most steps the inspection endpoint keeps for its clients, the oldest let go beyond \
+      (default: 100000).
+      """,
+      valueName: "N"
+    )
+  )
+  public var inspectSteps: Int?
+
+  /// Creates the options, with none given.
   public init() {}
 
-  /// Refuses `--inspect-port` without `--inspect`.
+  /// Refuses `--inspect-port` and `--inspect-steps` without `--inspect`, and a number of steps
+  /// outside `LiveInspector.stepLimits`.
   public func validate() throws {
     if inspectPort != nil, !inspect { throw ValidationError("--inspect-port needs --inspect") }
+    if let inspectSteps {
+      guard inspect else { throw ValidationError("--inspect-steps needs --inspect") }
+      try NumericOption.check(inspectSteps, of: "--inspect-steps", in: LiveInspector.stepLimits)
+    }
   }
 
   /// The endpoint, not yet listening, if `--inspect` was given.
@@ -44,7 +61,13 @@ public struct InspectOptions: ParsableArguments {
     architecture: Architecture,
     command: String
   ) -> LiveInspector? {
-    inspect ? LiveInspector(app: app, architecture: architecture, command: command) : nil
+    guard inspect else { return nil }
+    return LiveInspector(
+      app: app,
+      architecture: architecture,
+      command: command,
+      stepLimit: inspectSteps ?? LiveInspector.defaultStepLimit
+    )
   }
 
   /// Starts `inspector` listening and prints its URL on standard error:

@@ -35,7 +35,8 @@ public final class FlightObserver: SessionObserver {
     encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable & Sendable)?,
     remaking remake: @escaping @Sendable (any Encodable & Sendable) -> Container.Input?,
     isEffectOutcome: @escaping @Sendable (Container.Input, (any Sendable)?) -> Bool,
-    fresh: @escaping @Sendable () -> Container
+    fresh: @escaping @Sendable () -> Container,
+    restoring restore: (@Sendable (Container.State) -> Container)?
   ) -> any Middleware<Container.Input, Container.State> where Container.State: Encodable {
     let inputs = JSONEncoder()
     inputs.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -30,6 +30,9 @@ public struct ArchitectureBuild<
   let decode: @Sendable (Schema.Input) -> Input
   /// Whether an input (with a reactor's mutation) is an effect's outcome.
   let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
+  /// Makes the service from the environment, its container starting from a state, with no
+  /// middleware; `nil` if it cannot (``restoring(_:)``).
+  private(set) var restore: (@Sendable (Environment, Service.Container.State) -> Service)?
 
   /// The build of a service whose container's inputs are recorded as they are.
   ///
@@ -62,6 +65,21 @@ public struct ArchitectureBuild<
     self.decode = decode
     self.isEffectOutcome = isEffectOutcome
   }
+
+  /// This build, which can also make the service with its container starting from a state: a
+  /// live inspector's "replay to here" then starts from the state after the steps it let go,
+  /// and keeps the inputs of the last steps only (`LiveInspector.replays(_:intoFresh:restoring:)`).
+  ///
+  /// - Parameter restore: Makes the service from the environment, its container starting from
+  ///   the state given, with no middleware.
+  /// - Returns: This build, with `restore`.
+  public func restoring(
+    _ restore: @escaping @Sendable (Environment, Service.Container.State) -> Service
+  ) -> ArchitectureBuild {
+    var build = self
+    build.restore = restore
+    return build
+  }
 }
 
 /// What watches a session's container live, besides its recorder: the live inspector, a flight
@@ -69,13 +87,14 @@ public struct ArchitectureBuild<
 public protocol SessionObserver: Sendable {
   /// The middleware that watches the inputs of a `Container` (each made `Encodable` by
   /// `encode`, and made again from that form by `remake`), which can replay them into a fresh
-  /// container made by `fresh`.
+  /// container made by `fresh`, or by `restore` from a state when it is given.
   func watch<Container: ArchitectureContainer>(
     _ container: Container.Type,
     encoding encode: @escaping @Sendable (Container.Input) -> (any Encodable & Sendable)?,
     remaking remake: @escaping @Sendable (any Encodable & Sendable) -> Container.Input?,
     isEffectOutcome: @escaping @Sendable (Container.Input, (any Sendable)?) -> Bool,
-    fresh: @escaping @Sendable () -> Container
+    fresh: @escaping @Sendable () -> Container,
+    restoring restore: (@Sendable (Container.State) -> Container)?
   ) -> any Middleware<Container.Input, Container.State> where Container.State: Encodable
 }
 
@@ -189,13 +208,17 @@ extension ArchitectureBuild where Service.Container.State: Encodable {
   ) -> AppSession<Schema.Intent, Service.State> where Schema.Intent == Service.Intent {
     let recorder = recording.map { SessionRecorder<Schema>(file: $0) }
     let make = make
+    let restore = self.restore.map { restore in
+      { @Sendable (state: Service.Container.State) in restore(offline(), state).container }
+    }
     let watchers = observers.map { observer in
       observer.watch(
         Service.Container.self,
         encoding: { [encode] in encode($0).map { $0 as any Encodable & Sendable } },
         remaking: { [decode] in ($0 as? Schema.Input).map(decode) },
         isEffectOutcome: isEffectOutcome,
-        fresh: { make(offline(), []).container }
+        fresh: { make(offline(), []).container },
+        restoring: restore
       )
     }
     let service = make(

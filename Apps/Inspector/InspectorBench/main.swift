@@ -14,7 +14,9 @@
 // with a client attached (`cascade-inspect --live`, built beside this executable, in a process
 // of its own as a user runs it), then with that client recording a trace (the app timed), and
 // the intents per second of each; each run on the global executor's threads. For a profiler,
-// CASCADE_BENCH_ONLY=plain, =inspected, =attached or =traced runs only those.
+// CASCADE_BENCH_ONLY=plain, =inspected, =attached or =traced runs only those, and
+// CASCADE_BENCH_RUNS=N runs each N times instead of five; with one run of one, the peak resident
+// memory printed is that run's (the inspector's memory: `--inspect`, a busy app).
 import AppSupport
 import CascadeStore
 import CustomDump
@@ -342,6 +344,9 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
   let cycle: [GameIntent] = [.explore, .attack, .attack, .rest, .drinkPotion, .explore, .flee]
   let onlyCell = ProcessInfo.processInfo.environment["CASCADE_BENCH_ONLY"]
     .flatMap(Inspection.init(rawValue:))
+  let runs =
+    ProcessInfo.processInfo.environment["CASCADE_BENCH_RUNS"].flatMap { Int($0) }
+    .map { min(max($0, 1), 100) } ?? 5
   for architecture in Architecture.allCases where only.map({ $0 == architecture }) ?? true {
     func run(_ inspector: LiveInspector?) async -> Measured {
       // On the global executor's threads, whichever run it is: the first run would otherwise
@@ -378,8 +383,9 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
     }
     var best: [Inspection: Measured] = [:]
     var steps = 0
+    var skipped = 0
     var received = 0
-    for _ in 0..<5 {
+    for _ in 0..<runs {
       for cell in Inspection.allCases where onlyCell.map({ $0 == cell }) ?? true {
         guard cell != .plain else {
           best[cell] = await run(nil).best(with: best[cell])
@@ -397,6 +403,7 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
         // gone, so that the inspection's threads do not run on beside it.
         await inspector.caughtUp()
         steps = inspector.stepCount
+        skipped = inspector.skippedSteps
         if let client {
           received = try await client.received()
           client.stop()
@@ -416,10 +423,20 @@ func liveRPG(intents: Int, only: Architecture?) async throws {
     print(
       "live rpg (\(architecture)): \(intents) intents/s: plain \(rate(.plain)); `--inspect` "
         + "\(rate(.inspected)); a client attached \(rate(.attached)); the client recording a "
-        + "trace (the app timed) \(rate(.traced)); \(steps) steps published, \(received) received "
-        + "by the client when the app was done"
+        + "trace (the app timed) \(rate(.traced)); \(steps) steps published (\(skipped) skipped: the "
+        + "app ran further ahead than the endpoint keeps), \(received) received by the client when "
+        + "the app was done; peak resident memory \(peakResidentMegabytes()) MB"
     )
   }
+}
+
+/// The process's peak resident memory so far (`VmHWM`), in MB; 0 where it cannot be read.
+func peakResidentMegabytes() -> Int {
+  guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+    let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+  else { return 0 }
+  return kilobytes / 1024
 }
 
 let arguments = CommandLine.arguments.dropFirst()

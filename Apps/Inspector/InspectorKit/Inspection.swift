@@ -582,6 +582,8 @@ struct Summary: Encodable {
   var architecture: String
   var command: String
   var steps: Int
+  /// Live: how many of the steps the timeline keeps, when it has let the oldest go.
+  var kept: Int?
   var kinds: [String: Int]
   /// Whether the steps can be skipped and committed (a recording's, whose states are computed
   /// here).

@@ -354,7 +354,8 @@ enum InspectorPage {
     function showSummary(summary) {
       summaryText = summary.app + " " + summary.command + " on the " + summary.architecture;
       const state = !summary.live ? "" : summary.connected ? " · live" : " · ended";
-      $("summary").textContent = summaryText + " · " + summary.steps + " steps" + state;
+      const kept = summary.kept == null ? "" : " (the last " + summary.kept + " kept)";
+      $("summary").textContent = summaryText + " · " + summary.steps + " steps" + kept + state;
       $("summary").className = !summary.live ? "" : summary.connected ? "live" : "ended";
     }
 

@@ -11,8 +11,10 @@ final class LiveInspection: FedInspection {
   /// The endpoint's URL, without its token (what the summary shows).
   let source: String
   private let url: URL
-  /// The steps the app sent, their states kept up to 256 MiB.
-  let feed = StepFeed(stateBudget: 256 << 20)
+  /// The steps the app sent, their states kept up to 256 MiB, and as many steps as the app's
+  /// endpoint keeps (its hello's `limit`; until it says, as many as an endpoint keeps by
+  /// default).
+  let feed = StepFeed(stateBudget: 256 << 20, stepLimit: LiveInspector.defaultStepLimit)
   /// "Replay to here": how to ask the app, and the answers awaited.
   private let shared = LockedValue(Shared())
 
@@ -125,6 +127,12 @@ final class LiveInspection: FedInspection {
       let decoded = try? JSONDecoder().decode(StepFeed.Header.self, from: helloData)
     {
       feed.setHeader(decoded)
+      // A number from the app: one out of an endpoint's range is not taken.
+      if let limit = (hello as? [String: Any])?["limit"] as? Int,
+        LiveInspector.stepLimits.contains(limit)
+      {
+        feed.keep(last: limit)
+      }
       return true
     }
     if let answer = (object["replayed"] ?? object["traced"] ?? object["timed"]) as? [String: Any],

@@ -38,6 +38,17 @@ import Synchronization
 ///   to here" when asked for. The last step of a burst always has its state: the thread reads
 ///   it once the inputs stop.
 ///
+/// **An app further ahead than the endpoint keeps.** While the app is busy, the steps not yet
+/// published wait as inputs (in the form `encode` made: a few hundred bytes each for the game).
+/// Once more than ``LiveInspector/stepLimit`` wait (with the architecture's log), publishing them
+/// all would only let the oldest go: the thread skips the oldest, up to a state it holds (one is
+/// captured with an input every quarter of the limit while it rests), leaving at least half the
+/// limit to publish; the next step's diff starts from that state, and so does a replay
+/// (``keepInputs(atLeast:)``). The endpoint's indices jump (``LiveInspector/skippedSteps``), and
+/// an app that outruns its inspection for hours holds about that many inputs, not every one
+/// (`cascade-inspector-bench live-rpg`, the game on a store inspected: 142 MB resident at most
+/// for 100,000 intents, 206 MB for 1,600,000; 280 MB for 100,000 when every step was kept).
+///
 /// One architecture per middleware: the state read is the architecture's it was last attached to
 /// (``attached(to:)``).
 public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Middleware, Sendable {
@@ -59,8 +70,9 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   private let remake: (@Sendable (any Encodable & Sendable) -> Input?)?
   private let isEffectOutcome: @Sendable (Input, (any Sendable)?) -> Bool
   private let shared = LockedValue(LiveShared(mostQueued: LiveInputs.mostQueued))
-  /// The inputs of the steps published, in order (for replays); the thread appends to it.
-  private let publishedInputs = LockedValue<[Logged]>([])
+  /// The inputs of the steps published, in order, for replays: the thread appends to them, and
+  /// lets the oldest go once it may (``keepInputs(atLeast:)``).
+  private let replayable = LockedValue(ReplayInputs())
   private let wakeup = Wakeup()
   /// The architecture, whose state the thread reads (``attached(to:)``).
   private let host = LockedValue<MiddlewareHost<Input, State>?>(nil)
@@ -133,8 +145,19 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       var chunks: [[Logged]] = []
       var snapshot: MiddlewareSnapshot<State>?
       while wakeup.wait() {
-        guard let self else { return }
-        previous = self.publishHanded(after: previous, chunks: &chunks, snapshot: &snapshot)
+        var caughtUp: [CheckedContinuation<Void, Never>] = []
+        do {
+          guard let self else { return }
+          previous = self.publishHanded(
+            after: previous,
+            chunks: &chunks,
+            snapshot: &snapshot,
+            caughtUp: &caughtUp
+          )
+        }
+        // Resumed once this thread no longer holds the middleware: a caller that waited for
+        // every step (``published()``), then lets go of the app, frees the middleware there.
+        for waiter in caughtUp { waiter.resume() }
       }
     }
     thread.name = "cascade-live-inspection"
@@ -195,11 +218,36 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     }
   }
 
-  /// The inputs of the first `count` steps, in order.
-  public func inputs(ofFirst count: Int) -> [Recorded] {
-    publishedInputs.withLock { Array($0.prefix(count)) }.map { logged in
-      Recorded(input: input(of: logged), mutation: logged.mutation?.value)
+  /// What a replay of the first `count` steps starts from, and the inputs to replay: the state
+  /// after the steps whose inputs were let go (`nil`: none was, the replay starts where the app
+  /// did), and the inputs of the steps after them, in order; `nil` when the state after step
+  /// `count - 1` can no longer be replayed to (``firstReplayableStep``).
+  public func replay(ofFirst count: Int) -> (start: State?, inputs: [Recorded])? {
+    let taken = replayable.withLock { kept -> (start: (any Sendable)?, inputs: [Logged])? in
+      guard count >= kept.base else { return nil }
+      return (kept.start, Array(kept.inputs.prefix(count - kept.base)))
     }
+    guard let taken else { return nil }
+    return (
+      taken.start.map { unheld($0) as State },
+      taken.inputs.map { Recorded(input: input(of: $0), mutation: $0.mutation?.value) }
+    )
+  }
+
+  /// The first step a replay reaches: 0 until inputs are let go (``keepInputs(atLeast:)``),
+  /// then the last step let go, whose state a replay starts from.
+  public var firstReplayableStep: Int { replayable.withLock { Swift.max(0, $0.base - 1) } }
+
+  /// Lets the inputs of the oldest steps go, keeping those of at least the last `count` (and
+  /// the state after the steps let go, which a replay starts from: ``replay(ofFirst:)``).
+  ///
+  /// For a replay that can start a fresh architecture from a state
+  /// (``LiveInspector/replays(_:intoFresh:restoring:)``); by default every input is kept. The
+  /// inputs are let go a quarter of `count` at a time, at a step whose state the thread holds:
+  /// it keeps one state every quarter of `count` steps (shared with the app's until the app
+  /// changes it).
+  public func keepInputs(atLeast count: Int) {
+    replayable.withLock { $0.limit = max(1, count) }
   }
 
   /// The input `logged` keeps: remade from its form, or as it was held.
@@ -265,11 +313,13 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
   ///
   /// `chunks` is the thread's, empty, for the app's chunks of inputs (``LiveShared/filled``);
   /// `snapshot` a state read whose input was not logged yet (the app went on), for the step it
-  /// belongs to.
+  /// belongs to; `caughtUp` receives those waiting for ``published()`` once every step is
+  /// published, for the thread to resume.
   private func publishHanded(
     after previous: (index: Int, state: Data)?,
     chunks: inout [[Logged]],
-    snapshot: inout MiddlewareSnapshot<State>?
+    snapshot: inout MiddlewareSnapshot<State>?,
+    caughtUp: inout [CheckedContinuation<Void, Never>]
   ) -> (index: Int, state: Data)? {
     var previous = previous
     /// The state after `last`, the last step taken, which came without one: the architecture's,
@@ -295,6 +345,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     /// Inputs taken from the log within the last batch (``appKeepsLogging()``), counted in
     /// ``LiveShared/total`` already, published in the next.
     var carried = LoggedBatch()
+    /// The most steps the thread falls behind the app (with the log): beyond, it skips the
+    /// oldest of those not yet published (``skip(_:from:states:carried:)``).
+    let mostBehind = inspector.stepLimit
+    /// How many inputs apart the states captured among those taken within a batch are, for the
+    /// skips' starts: a quarter of ``mostBehind``.
+    let captureSpacing = Swift.max(1, inspector.stepLimit / 4)
     /// Whether the app logged inputs since the last look, within a batch: with the log, the
     /// inputs logged since are taken now (into `carried`), so that the next look sees only newer
     /// ones; without, the count of inputs is compared with the last look's.
@@ -313,6 +369,11 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       let more = fromLog(log.take(), of: log)
       shared.withLock { $0.total += more.inputs.count }
       carried.append(more)
+      // A state among the inputs waiting, now and then, for a skip to start from: the state
+      // after the next input the app logs.
+      if carried.inputs.count - (carried.states.last?.offset ?? -1) > captureSpacing {
+        log.captureStates(next: 1)
+      }
       return !more.inputs.isEmpty
     }
     while true {
@@ -339,7 +400,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         carried = LoggedBatch()
       }
       // Under the lock, only swaps: the app's thread never waits for a copy of the inputs.
-      let (from, first, taken, caughtUp) = shared.withLock { shared in
+      let (from, first, taken, waiting) = shared.withLock { shared in
         if logged == nil { shared.woken = false }
         var taken = shared.handed
         shared.handed = []
@@ -358,14 +419,14 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         shared.published = shared.total
         shared.encoding = shared.total > from
         self.handsStates.store(shared.handsStates, ordering: .relaxed)
-        var caughtUp: [CheckedContinuation<Void, Never>] = []
+        var waiting: [CheckedContinuation<Void, Never>] = []
         if shared.total == from {
-          caughtUp = shared.waiters
+          waiting = shared.waiters
           shared.waiters = []
         }
-        return (from, first, taken, caughtUp)
+        return (from, first, taken, waiting)
       }
-      for waiter in caughtUp { waiter.resume() }
+      caughtUp += waiting
       if let log {
         // The states of the first few inputs of the next batch, while they are small.
         log.captureStates(next: shared.withLock { $0.latestOnly } ? 0 : Self.mostQueued)
@@ -382,9 +443,12 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       }
       guard let last = chunks.last?.last else { return previous }
       let count = chunks.reduce(0) { $0 + $1.count }
-      publishedInputs.withLock { published in
-        for chunk in chunks { published.append(contentsOf: chunk) }
+      replayable.withLock { kept in
+        for chunk in chunks { kept.inputs.append(contentsOf: chunk) }
       }
+      /// Whether the states of this batch are kept as starts for replays
+      /// (``keepInputs(atLeast:)``), and the index from which the next one is.
+      var nextStart = replayable.withLock { $0.nextStart }
       // A state read for an earlier batch whose step is in this one (or still to come).
       let kept = snapshot
       snapshot = nil
@@ -395,22 +459,48 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       var next = states.next()
       var lastSize: Int?
       var index = from - 1
+      /// Skips the oldest of the steps from `index + 1` on, if the app ran further ahead than
+      /// ``mostBehind`` steps: whether it did.
+      func skipsBehind() -> Bool {
+        guard log != nil, from + count + carried.inputs.count - (index + 1) > mostBehind else {
+          return false
+        }
+        var states = taken.filter { $0.index > index }
+        if let read {
+          states.append(Handed(index: from + count - 1, state: held(read, in: stateHolder)))
+        }
+        let unpublished = Array(chunks.joined().dropFirst(index + 1 - from))
+        guard let start = skip(unpublished, from: index + 1, states: states, carried: &carried)
+        else { return false }
+        previous = start
+        return true
+      }
+      var skipped = skipsBehind()
       for logged in chunks.joined() {
+        if skipped { break }
         index += 1
         var state: Data?
+        /// The state encoded, held, for a replay's start.
+        var value: (any Sendable)?
         if let handed = next, handed.index == index {
           next = states.next()
           // Once a state proves large, only the last of those taken is encoded.
           if lastSize.map({ $0 <= Self.smallState }) ?? true || (next == nil && read == nil) {
             state = encoded(handed.state)
             lastSize = state?.count
+            value = handed.state
           }
         } else if index == from + count - 1, let read {
           state = encodedState(read)
           lastSize = state?.count
+          value = held(read, in: stateHolder)
         } else if let kept, kept.sequence == logged.sequence {
           state = encodedState(kept.state)
           lastSize = state?.count
+          value = held(kept.state, in: stateHolder)
+        }
+        if let start = nextStart, index >= start, let value {
+          nextStart = replayable.withLock { $0.keepStart(after: index, value) }
         }
         publish(logged, at: index, state: state, after: previous)
         if let state { previous = (index, state) }
@@ -424,6 +514,7 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
             inspector.wakeClients()
             rest(after: ContinuousClock.now - working) { _ = appKeepsLogging() }
             working = ContinuousClock.now
+            skipped = skipsBehind()
           }
         }
       }
@@ -446,6 +537,64 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
       }
       if appIsBusy { rest(after: ContinuousClock.now - working) { _ = appKeepsLogging() } }
     }
+  }
+
+  /// Skips the oldest steps not yet published: the app ran further ahead than the endpoint
+  /// keeps steps (``LiveInspector/stepLimit``), so that publishing them would only let them go,
+  /// and holding them meanwhile held memory without bound.
+  ///
+  /// The steps are skipped up to a state the thread holds (captured with its input, or read),
+  /// the newest that leaves at least half the limit to publish: the next step's diff starts from
+  /// it, and so does a replay that can start from a state (``keepInputs(atLeast:)``; otherwise
+  /// the inputs skipped are kept for replays). Nothing is skipped when no state leaves that many.
+  ///
+  /// - Parameters:
+  ///   - unpublished: The batch's inputs not yet published.
+  ///   - first: The index of the first of them.
+  ///   - states: The states the thread holds after some of them, by index.
+  ///   - carried: The inputs taken since the batch, after it: on return, the inputs to publish
+  ///     next, the batch's kept first.
+  /// - Returns: The state skipped to, encoded, as the step before the next; `nil` if nothing
+  ///   was skipped.
+  private func skip(
+    _ unpublished: [Logged],
+    from first: Int,
+    states: [Handed],
+    carried: inout LoggedBatch
+  ) -> (index: Int, state: Data)? {
+    let end = first + unpublished.count
+    let total = end + carried.inputs.count
+    let candidates =
+      states + carried.states.map { Handed(index: end + $0.offset, state: $0.state) }
+    let least = Swift.max(1, inspector.stepLimit / 2)
+    guard
+      let start = candidates.filter({ $0.index >= first && total - ($0.index + 1) >= least })
+        .max(by: { $0.index < $1.index })
+    else { return nil }
+    let next = start.index + 1
+    // What is left to publish, with the states the thread holds for it.
+    let kept =
+      Array(unpublished.dropFirst(next - first))
+      + carried.inputs.dropFirst(Swift.max(0, next - end))
+    let skippedCarried = Array(carried.inputs.prefix(Swift.max(0, next - end)))
+    carried = LoggedBatch(
+      inputs: kept,
+      states: candidates.filter { $0.index >= next }.map { ($0.index - next, $0.state) }
+    )
+    // Every input taken is counted in `total` already; the next batch starts after the start.
+    shared.withLock { $0.published = next }
+    replayable.withLock { replayable in
+      // The batch's inputs were kept for replays when it was taken: those left to publish are
+      // kept again with the next batch.
+      replayable.skip(
+        skippedCarried,
+        droppingLast: Swift.max(0, end - next),
+        to: next,
+        after: start.state
+      )
+    }
+    inspector.skip(to: next)
+    return (start.index, encoded(start.state))
   }
 
   /// Rests nine times as long as the thread `worked`, at most ``mostRest``: the app is busy.
@@ -634,6 +783,70 @@ private struct LoggedBatch {
   }
 }
 
+/// The inputs ``LiveInputs`` keeps for replays, from step ``base`` on, and what a replay starts
+/// from.
+private struct ReplayInputs: Sendable {
+  /// The inputs of the steps from ``base`` on.
+  var inputs: [Logged] = []
+  /// The first step whose input is kept.
+  var base = 0
+  /// The state after the steps before ``base``, held; `nil` while ``base`` is 0.
+  var start: (any Sendable)?
+  /// The most inputs kept beyond which the oldest are let go, if they may be.
+  var limit: Int?
+  /// States the thread held, each after step `index`, oldest first: where ``base`` may move to.
+  var starts: [(index: Int, state: any Sendable)] = []
+
+  /// How many steps apart the states kept are: a quarter of ``limit``.
+  var spacing: Int? { limit.map { Swift.max(1, $0 / 4) } }
+
+  /// The step from which the next state the thread holds is kept (``keepStart(after:_:)``);
+  /// `nil` while the inputs may not be let go.
+  var nextStart: Int? {
+    guard let spacing else { return nil }
+    return (starts.last?.index).map { $0 + spacing } ?? base
+  }
+
+  /// The steps before `next` were skipped, `state` the state after them: with a ``limit``, the
+  /// replays start from it; without, the inputs are kept: the last `dropping` kept are let go
+  /// (they come again with the next batch), and those `skipped`, not kept yet, are added.
+  mutating func skip(
+    _ skipped: [Logged],
+    droppingLast dropping: Int,
+    to next: Int,
+    after state: any Sendable
+  ) {
+    guard limit != nil else {
+      inputs.removeLast(Swift.min(dropping, inputs.count))
+      inputs += skipped
+      return
+    }
+    inputs = []
+    base = next
+    start = state
+    starts = []
+  }
+
+  /// Keeps `state`, the state after step `index`, as a start; returns ``nextStart``.
+  ///
+  /// It lets the oldest inputs go if more than ``limit`` and a quarter of it are kept: those up
+  /// to the newest start that leaves at least ``limit``.
+  mutating func keepStart(after index: Int, _ state: any Sendable) -> Int? {
+    starts.append((index, state))
+    if let limit, let spacing, inputs.count > limit + spacing {
+      let total = base + inputs.count
+      if let newest = starts.lastIndex(where: { $0.index + 1 <= total - limit }) {
+        let chosen = starts[newest]
+        inputs.removeFirst(chosen.index + 1 - base)
+        base = chosen.index + 1
+        start = chosen.state
+        starts.removeFirst(newest + 1)
+      }
+    }
+    return nextStart
+  }
+}
+
 /// A state handed over, after step `index`.
 private struct Handed: Sendable {
   var index: Int
@@ -733,9 +946,16 @@ extension LiveShared {
     min(Self.mostFree, max(4, taken)) - free.count
   }
 
-  /// Takes back the emptied `chunks` (up to ``mostFree`` free), leaving `chunks` empty.
+  /// Takes back the emptied `chunks` the app's thread logs into (up to ``mostFree`` free),
+  /// leaving `chunks` empty.
+  ///
+  /// Only chunks of a chunk's room: the arrays of inputs taken from the architecture's log
+  /// (a batch each, as long as the app ran ahead) are let go. Kept, 64 of them held the room of
+  /// the 64 longest batches, growing with how far the app ever ran ahead
+  /// (`cascade-inspector-bench live-rpg`: 275 MB held after 800,000 intents).
   mutating func recycle(_ chunks: inout [[Logged]]) {
-    free.append(contentsOf: chunks.prefix(max(0, Self.mostFree - free.count)))
+    let room = chunks.filter { $0.capacity <= 2 * Self.chunkSize }
+    free.append(contentsOf: room.prefix(max(0, Self.mostFree - free.count)))
     chunks.removeAll(keepingCapacity: true)
   }
 }

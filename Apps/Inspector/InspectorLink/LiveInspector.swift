@@ -13,13 +13,26 @@ public import Foundation
 /// come several to a message, one per line (while the app is busy, by the hundred: a client
 /// costs the app a message per batch, not per step):
 ///
-/// - `{"hello":{"app":…,"architecture":…,"command":…}}`, first;
-/// - every step so far, then each new one as the app processes it: `{"step":{…},"diff":…,
+/// - `{"hello":{"app":…,"architecture":…,"command":…,"first":K,"limit":L}}`, first, `K` the
+///   first step it will be sent (0 until the endpoint lets steps go), `L` how many steps it
+///   keeps (``stepLimit``);
+/// - every step kept, then each new one as the app processes it: `{"step":{…},"diff":…,
 ///   "input":…,"state":…}`, the input with its kind and source, the change it made
 ///   (``JSONDiff``'s lines) and the state after it — the shape of `cascade-inspect`'s
 ///   `/api/step/I` answer. A step whose state was not captured (the app ran ahead of the
 ///   encoding: ``LiveInputs``) or is no longer kept (``stateBudget``) has `"captured":false` and
 ///   a `null` state; its diff, if any, starts from the step `diffFrom`.
+///
+/// **Memory.** It keeps the last ``stepLimit`` steps' messages (as Redux DevTools' `maxAge`
+/// keeps its last actions), and their states within ``stateBudget``; older steps are let go, a
+/// client that connects after gets the steps from the first kept, and one that falls further
+/// behind than that skips those let go meanwhile (the indices it gets jump). "Replay to here"
+/// needs the inputs: when the app's architecture can start from a state
+/// (``replays(_:intoFresh:restoring:)``, as the sample apps'), the inputs of the steps let go
+/// are let go too, and a replay starts from a state the inspection kept after them; otherwise
+/// every input is kept (for the game, about a third of what a step took with its message). An
+/// app that runs further ahead of its inspection than the limit has the steps it is ahead by
+/// skipped, not published (``skippedSteps``; ``LiveInputs``).
 ///
 /// It may send `{"replay":{"id":K,"steps":N}}`: "replay to here". The app builds a fresh service
 /// and replays the inputs of the first `N` steps into it, in replay mode (the recorded states and
@@ -64,6 +77,9 @@ public final class LiveInspector: Sendable {
   /// The most bytes of states (as JSON) kept for clients and for replays' checks; beyond it the
   /// oldest steps' states are let go (their steps and inputs are kept).
   public let stateBudget: Int
+  /// The most steps whose messages are kept for clients; beyond it the oldest are let go, a
+  /// sixteenth of the limit at a time.
+  public let stepLimit: Int
   private let shared: LockedValue<Shared>
   private let server = LockedValue<LoopbackServer?>(nil)
 
@@ -111,7 +127,14 @@ public final class LiveInspector: Sendable {
   }
 
   private struct Shared {
+    /// The steps kept: from ``first`` on.
     var steps: [Entry] = []
+    /// The index of the first step kept (the steps before were let go: ``stepLimit``).
+    var first = 0
+    /// How many steps were published or skipped.
+    var count: Int { first + steps.count }
+    /// How many steps were skipped (``skippedSteps``).
+    var skipped = 0
     /// The steps whose states are kept.
     var kept: StateBudget<Void>
     var captured = 0
@@ -138,14 +161,24 @@ public final class LiveInspector: Sendable {
   }
 
   /// Creates an endpoint for `app` on `architecture`, running `command`; nothing is served yet.
+  ///
+  /// - Parameters:
+  ///   - app: The app's name.
+  ///   - architecture: The architecture the app's service is built on.
+  ///   - command: The front's command.
+  ///   - token: The secret a client must carry.
+  ///   - stateBudget: The most bytes of states (as JSON) kept (``stateBudget``).
+  ///   - stepLimit: The most steps kept for clients (at least 1).
   public init(
     app: String,
     architecture: Architecture,
     command: String,
     token: String = LoopbackServer.makeToken(),
-    stateBudget: Int = 256 << 20
+    stateBudget: Int = 256 << 20,
+    stepLimit: Int = LiveInspector.defaultStepLimit
   ) {
     self.stateBudget = stateBudget
+    self.stepLimit = max(1, stepLimit)
     shared = LockedValue(Shared(kept: StateBudget(bytes: stateBudget)))
     self.app = app
     self.architecture = architecture
@@ -172,7 +205,7 @@ public final class LiveInspector: Sendable {
   /// and stops listening.
   public func stop() async {
     let waiters = shared.withLock { shared in
-      let count = shared.steps.count
+      let count = shared.count
       return shared.clients.keys.compactMap { id in
         shared.clients[id]?.endAt = count
         return shared.clients[id]?.wake()
@@ -195,8 +228,23 @@ public final class LiveInspector: Sendable {
     shared.withLock { $0.replay = replay }
   }
 
-  /// How many steps were published.
-  public var stepCount: Int { shared.withLock { $0.steps.count } }
+  /// The steps an endpoint keeps unless told otherwise: 100,000.
+  public static var defaultStepLimit: Int { 100_000 }
+
+  /// The numbers of steps an endpoint may keep: `--inspect-steps N`'s range, and the limits a
+  /// client takes from a hello.
+  public static let stepLimits = 1...10_000_000
+
+  /// How many steps were published, those skipped included: the index of the next.
+  public var stepCount: Int { shared.withLock { $0.count } }
+
+  /// How many steps were skipped, not published: the app ran further ahead of its inspection
+  /// than ``stepLimit`` steps.
+  public var skippedSteps: Int { shared.withLock { $0.skipped } }
+
+  /// The index of the first step kept for clients: 0 until more than ``stepLimit`` steps were
+  /// published.
+  public var firstKeptStep: Int { shared.withLock { $0.first } }
 
   /// How many steps were published with the state after them (``LiveInputs`` captures fewer
   /// than every state when the app runs ahead of the encoding).
@@ -273,25 +321,49 @@ public final class LiveInspector: Sendable {
   /// Publishes step `index`, the next one.
   ///
   /// `head` is its message up to its state, and `state` the state after it if it was captured.
-  /// The oldest states are let go beyond ``stateBudget``. The clients are woken once a message's
-  /// worth of steps is published (``batchSteps``), and by ``wakeClients()`` at the end of a
-  /// batch: woken per step, a client that keeps up sent a message, and woke a task, per step.
+  /// The oldest states are let go beyond ``stateBudget``, and the oldest steps beyond
+  /// ``stepLimit`` (a sixteenth of it at a time, so that the kept ones move seldom). The clients
+  /// are woken once a message's worth of steps is published (``batchSteps``), and by
+  /// ``wakeClients()`` at the end of a batch: woken per step, a client that keeps up sent a
+  /// message, and woke a task, per step.
   func publish(index: Int, head: Data, state: Data?, sequence: UInt64, name: String) {
     let waiters = shared.withLock { shared -> [CheckedContinuation<Void, Never>] in
-      precondition(index == shared.steps.count, "steps are published once each, in order")
+      precondition(index == shared.count, "steps are published once each, in order")
       let entry = Entry(head: head, state: state, sequence: sequence, name: name)
       shared.steps.append(entry)
       if let state {
         shared.captured += 1
-        for evicted in shared.kept.keep(index, bytes: state.count, ()) {
-          shared.steps[evicted.index].state = nil
+        for evicted in shared.kept.keep(index, bytes: state.count, ())
+        where evicted.index >= shared.first {
+          shared.steps[evicted.index - shared.first].state = nil
         }
+      }
+      if shared.steps.count > stepLimit + Swift.max(1, stepLimit / 16) {
+        let letGo = shared.steps.count - stepLimit
+        shared.steps.removeFirst(letGo)
+        shared.first += letGo
+        shared.kept.forget(before: shared.first)
       }
       guard (index + 1) % Self.batchSteps == 0 else { return [] }
       return shared.clients.keys.compactMap { shared.clients[$0]?.wake() }
     }
     // Each client's stream sends it when it has sent the steps before it.
     for waiter in waiters { waiter.resume() }
+  }
+
+  /// Skips the steps up to `next`, not published.
+  ///
+  /// The app ran further ahead of its inspection than ``stepLimit`` steps (``LiveInputs``).
+  /// The steps kept before them are let go too, so that the steps kept follow each other (a
+  /// client still reading them skips them); the next step published is `next`.
+  func skip(to next: Int) {
+    shared.withLock { shared in
+      guard next > shared.count else { return }
+      shared.skipped += next - shared.count
+      shared.steps.removeAll(keepingCapacity: true)
+      shared.first = next
+      shared.kept.forget(before: next)
+    }
   }
 
   /// Wakes the clients waiting for steps: the publisher's batch ends.
@@ -308,7 +380,8 @@ public final class LiveInspector: Sendable {
     let id = shared.withLock { shared in
       let id = shared.nextClient
       shared.nextClient += 1
-      shared.clients[id] = Client()
+      // From the first step kept: the hello says which it is.
+      shared.clients[id] = Client(next: shared.first)
       return id
     }
     return (id, AsyncStream(unfolding: { [self] in await nextMessage(for: id) }))
@@ -320,10 +393,11 @@ public final class LiveInspector: Sendable {
     /// What is due to the client, taken under the lock; its text is made outside it: the hello,
     /// an answer, or steps.
     struct Batch {
-      var hello = false
+      /// The first step the client is sent, with the hello.
+      var hello: Int?
       var answer: String?
       var steps: [Entry] = []
-      var isEmpty: Bool { !hello && answer == nil && steps.isEmpty }
+      var isEmpty: Bool { hello == nil && answer == nil && steps.isEmpty }
     }
     while true {
       let taken = shared.withLock { shared -> Batch? in
@@ -332,17 +406,20 @@ public final class LiveInspector: Sendable {
         var batch = Batch()
         if !client.greeted {
           client.greeted = true
-          batch.hello = true
+          client.next = Swift.max(client.next, shared.first)
+          batch.hello = client.next
           return batch
         }
         if !client.answers.isEmpty {
           batch.answer = client.answers.removeFirst()
           return batch
         }
-        let end = min(shared.steps.count, client.endAt ?? .max)
+        let end = min(shared.count, client.endAt ?? .max)
+        // The steps let go before it read them are skipped.
+        client.next = Swift.max(client.next, shared.first)
         var bytes = 0
         while client.next < end, batch.steps.count < Self.batchSteps, bytes < Self.batchBytes {
-          let entry = shared.steps[client.next]
+          let entry = shared.steps[client.next - shared.first]
           batch.steps.append(entry)
           bytes += entry.head.count + (entry.state?.count ?? 0)
           client.next += 1
@@ -350,9 +427,14 @@ public final class LiveInspector: Sendable {
         return batch.isEmpty && client.endAt != nil ? nil : batch
       }
       guard let batch = taken else { return nil }
-      if batch.hello {
+      if let first = batch.hello {
         return .text(
-          Self.json(["hello": ["app": app, "architecture": "\(architecture)", "command": command]])
+          Self.json([
+            "hello": [
+              "app": app, "architecture": "\(architecture)", "command": command, "first": first,
+              "limit": stepLimit,
+            ]
+          ])
         )
       }
       if let answer = batch.answer { return .text(answer) }
@@ -372,7 +454,7 @@ public final class LiveInspector: Sendable {
           guard let client = shared.clients[id] else { return true }
           let due =
             !client.answers.isEmpty || client.endAt != nil
-            || client.next < shared.steps.count
+            || client.next < shared.count
           if !due { shared.clients[id]?.waiter = continuation }
           return due
         }
@@ -482,12 +564,12 @@ public final class LiveInspector: Sendable {
   }
 
   private func replay(_ request: Request.Replay) async -> String {
-    let (replay, recorded) = shared.withLock { shared in
-      (
-        shared.replay,
-        request.steps >= 1 && request.steps <= shared.steps.count
-          ? Optional(shared.steps[request.steps - 1].state) : nil
-      )
+    // The state recorded after the step, if it is still kept: `.some(nil)` when it is not (or
+    // was not captured), `nil` when there is no such step.
+    let (replay, recorded) = shared.withLock { shared -> (_, Data??) in
+      guard request.steps >= 1, request.steps <= shared.count else { return (shared.replay, nil) }
+      let index = request.steps - 1
+      return (shared.replay, index >= shared.first ? shared.steps[index - shared.first].state : nil)
     }
     guard let replay, let recorded else {
       return Self.json([

@@ -36,10 +36,26 @@ public struct StateBudget<Value: Sendable>: Sendable {
       total -= oldest.bytes
       first += 1
     }
+    compact()
+    return evicted
+  }
+
+  /// Forgets the states of the steps before `index`, let go with their steps: their bytes no
+  /// longer count.
+  public mutating func forget(before index: Int) {
+    while first < kept.count, kept[first].index < index {
+      total -= kept[first].bytes
+      first += 1
+    }
+    compact()
+  }
+
+  /// Removes the entries let go once they are most of ``kept`` (and more than 1,024): removed
+  /// one by one, each would move every entry after it.
+  private mutating func compact() {
     if first > 1_024, first * 2 > kept.count {
       kept.removeFirst(first)
       first = 0
     }
-    return evicted
   }
 }

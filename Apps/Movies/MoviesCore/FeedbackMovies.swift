@@ -25,16 +25,22 @@ public final class FeedbackMovies: ContainerService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: Where states are delivered. Default: at once, on the producing thread.
+  ///   - initialState: The state the list starts from: an empty one unless another is given (a
+  ///     live inspector's replay starts from a state it kept).
+  ///   - reacting: `false`: without its feedbacks, for a replay from a state (no feedback runs
+  ///     in a replay, and a loop started from a state with a request would make it before).
   ///   - middlewares: Middlewares that see every event (a session recorder).
   public init(
     source: any MoviePageSource,
     scheduler: any Scheduler = ImmediateScheduler.instance,
+    initialState: MoviesState = MoviesState(),
+    reacting: Bool = true,
     middlewares: [any Middleware<MoviesEvent, MoviesState>] = []
   ) {
     loop = FeedbackLoop(
-      initialState: MoviesState(),
+      initialState: initialState,
       reduceInPlace: MoviesEvent.reduce,
-      feedbacks: [Self.pagingFeedback(source), Self.retryPagingFeedback(source)],
+      feedbacks: reacting ? [Self.pagingFeedback(source), Self.retryPagingFeedback(source)] : [],
       scheduler: scheduler,
       middlewares: middlewares
     )

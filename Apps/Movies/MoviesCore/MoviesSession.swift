@@ -156,6 +156,7 @@ enum MoviesApp: SessionBlueprint {
     ArchitectureBuild(isEffectOutcome: { event, _ in event.isPageOutcome }) {
       StoreMovies(source: $0, middlewares: $1)
     }
+    .restoring { StoreMovies(source: $0, initialState: $1) }
   }
 
   /// The movie list on a reactor.
@@ -167,6 +168,7 @@ enum MoviesApp: SessionBlueprint {
         (mutation as? MoviesReactor.Mutation)?.isPageOutcome ?? false
       }
     ) { ReactorMovies(source: $0, middlewares: $1) }
+    .restoring { ReactorMovies(source: $0, initialState: $1) }
   }
 
   /// The movie list on a feedback loop.
@@ -176,6 +178,7 @@ enum MoviesApp: SessionBlueprint {
     ArchitectureBuild(isEffectOutcome: { event, _ in event.isPageOutcome }) {
       FeedbackMovies(source: $0, middlewares: $1)
     }
+    .restoring { FeedbackMovies(source: $0, initialState: $1, reacting: false) }
   }
 }
 

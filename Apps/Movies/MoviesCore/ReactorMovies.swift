@@ -16,13 +16,21 @@ public final class ReactorMovies: ContainerService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: Where states are delivered. Default: at once, on the producing thread.
+  ///   - initialState: The state the list starts from: an empty one unless another is given (a
+  ///     live inspector's replay starts from a state it kept).
   ///   - middlewares: Middlewares that see every action and mutation (a session recorder).
   public init(
     source: any MoviePageSource,
     scheduler: any Scheduler = ImmediateScheduler.instance,
+    initialState: MoviesState = MoviesState(),
     middlewares: [any Middleware<MoviesIntent, MoviesState>] = []
   ) {
-    reactor = MoviesReactor(source: source, scheduler: scheduler, middlewares: middlewares)
+    reactor = MoviesReactor(
+      source: source,
+      scheduler: scheduler,
+      initialState: initialState,
+      middlewares: middlewares
+    )
   }
 
   /// The reactor.
@@ -47,8 +55,8 @@ public final class MoviesReactor: Reactor, ArchitectureContainer {
   /// The id of the page work: one page loads at a time.
   static let pageWork = "page"
 
-  /// An empty list.
-  public let initialState = MoviesState()
+  /// The list it starts from: an empty one unless another was given.
+  public let initialState: MoviesState
   /// The reactor's machinery.
   public let runtime = ReactorRuntime<Action, Mutation, MoviesState>()
   /// Where states are delivered.
@@ -62,13 +70,16 @@ public final class MoviesReactor: Reactor, ArchitectureContainer {
   /// - Parameters:
   ///   - source: Where pages come from.
   ///   - scheduler: Where states are delivered.
+  ///   - initialState: The list it starts from.
   ///   - middlewares: Middlewares that see every action and mutation.
   public init(
     source: any MoviePageSource,
     scheduler: any Scheduler,
+    initialState: MoviesState = MoviesState(),
     middlewares: [any Middleware<MoviesIntent, MoviesState>] = []
   ) {
     self.source = source
+    self.initialState = initialState
     self.scheduler = scheduler
     self.middlewares = middlewares
   }

@@ -26,15 +26,18 @@ public final class StoreMovies: ContainerService {
   /// - Parameters:
   ///   - source: Where pages come from (the HTTP client).
   ///   - scheduler: The store's clock.
+  ///   - initialState: The state the list starts from: an empty one unless another is given (a
+  ///     live inspector's replay starts from a state it kept).
   ///   - middlewares: Middlewares that see every event (a session recorder).
   public init(
     source: any MoviePageSource,
     scheduler: any Scheduler = ConcurrentDispatchQueueScheduler(),
+    initialState: MoviesState = MoviesState(),
     middlewares: [any Middleware<MoviesEvent, MoviesState>] = []
   ) {
     self.source = source
     store = Store(
-      initialState: MoviesState(),
+      initialState: initialState,
       middlewares: middlewares,
       scheduler: scheduler,
       reducer: MoviesEvent.reduce

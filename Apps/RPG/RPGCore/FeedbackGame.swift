@@ -32,19 +32,24 @@ public final class FeedbackGame: ContainerService {
     self.init(file: file, log: log, middlewares: [])
   }
 
-  /// Creates the game with an empty state, saving to `file`, with the seed's
+  /// Creates the game from `initialState` (an empty one unless another is given: a live
+  /// inspector's replay starts from a state it kept), saving to `file`, with the seed's
   /// ``LevelUpAnnouncer`` printing to `log`, then `middlewares` on its loop (a session
-  /// recorder).
+  /// recorder); `reacting` `false`: without its feedbacks, for a replay from a state (no
+  /// feedback runs in a replay, and a loop started from a state mid-way would react to it
+  /// before).
   init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void,
+    initialState: FeedbackGameMachine = FeedbackGameMachine(),
+    reacting: Bool = true,
     middlewares: [any Middleware<FeedbackGameEvent, FeedbackGameMachine>]
   ) {
     let announcer = LevelUpAnnouncer<FeedbackGameEvent, FeedbackGameMachine>(print: log)
     loop = FeedbackLoop(
-      initialState: FeedbackGameMachine(),
+      initialState: initialState,
       reduceInPlace: { machine, event in machine.reduce(event) },
-      feedbacks: [Self.applyChanges, Self.files(file)],
+      feedbacks: reacting ? [Self.applyChanges, Self.files(file)] : [],
       scheduler: ImmediateScheduler(),
       middlewares: [announcer] + middlewares
     )

@@ -118,6 +118,9 @@ enum GameApp: SessionBlueprint {
     ) { environment, middlewares in
       StoreGame(file: environment.file, log: environment.log, middlewares: middlewares)
     }
+    .restoring { environment, state in
+      StoreGame(file: environment.file, log: environment.log, initialState: state)
+    }
   }
 
   /// The game on a reactor.
@@ -127,6 +130,9 @@ enum GameApp: SessionBlueprint {
     ) { environment, middlewares in
       ReactorGame(file: environment.file, log: environment.log, middlewares: middlewares)
     }
+    .restoring { environment, state in
+      ReactorGame(file: environment.file, log: environment.log, initialState: state)
+    }
   }
 
   /// The game on a feedback loop.
@@ -135,6 +141,15 @@ enum GameApp: SessionBlueprint {
       isEffectOutcome: { event, _ in if case .finished = event { true } else { false } }
     ) { environment, middlewares in
       FeedbackGame(file: environment.file, log: environment.log, middlewares: middlewares)
+    }
+    .restoring { environment, state in
+      FeedbackGame(
+        file: environment.file,
+        log: environment.log,
+        initialState: state,
+        reacting: false,
+        middlewares: []
+      )
     }
   }
 }

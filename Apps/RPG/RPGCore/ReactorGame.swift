@@ -12,8 +12,8 @@ public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureServ
   /// The reactor's mutations: the changes every architecture applies.
   public typealias Mutation = GameChange
 
-  /// An empty state.
-  public let initialState = GameState()
+  /// The state the game starts from: an empty one unless another was given.
+  public let initialState: GameState
   /// The reactor's machinery.
   public let runtime = ReactorRuntime<GameIntent, GameChange, GameState>()
   /// The save file.
@@ -26,14 +26,18 @@ public final class ReactorGame: Reactor, ArchitectureContainer, ArchitectureServ
   /// - Parameters:
   ///   - file: The save file.
   ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
+  ///   - initialState: The state the game starts from (a live inspector's replay starts from a
+  ///     state it kept).
   ///   - middlewares: More middlewares that see every action and mutation, after the seed's (a
   ///     session recorder).
   public init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void = { print($0) },
+    initialState: GameState = GameState(),
     middlewares: [any Middleware<GameIntent, GameState>] = []
   ) {
     self.file = file
+    self.initialState = initialState
     self.middlewares = [LevelUpAnnouncer<GameIntent, GameState>(print: log)] + middlewares
   }
 

@@ -12,20 +12,23 @@ public final class StoreGame: ContainerService {
   /// The save file.
   let file: GameFile
 
-  /// Creates the game with an empty state.
+  /// Creates the game, with an empty state unless another is given.
   ///
   /// - Parameters:
   ///   - file: The save file.
   ///   - log: Where the ``LevelUpAnnouncer`` prints ("Leveled Up!").
+  ///   - initialState: The state the game starts from (a live inspector's replay starts from a
+  ///     state it kept).
   ///   - middlewares: More middlewares, after the seed's (a session recorder, last).
   public init(
     file: GameFile,
     log: @escaping @Sendable (String) -> Void = { print($0) },
+    initialState: GameState = GameState(),
     middlewares: [any Middleware<any CoreEvent, GameState>] = []
   ) {
     self.file = file
     core = Core(
-      initialState: GameState(),
+      initialState: initialState,
       middlewares: [LevelUpAnnouncer<any CoreEvent, GameState>(print: log)] + middlewares
     )
   }

@@ -87,9 +87,7 @@ import Testing
       // the state was captured: `matches` is absent otherwise), and its state is that step's.
       for text in texts where text.hasPrefix(#"{"replayed":"#) {
         answered.withLock { $0 += 1 }
-        let object = try #require(
-          try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        )
+        let object = try liveObject(text)
         let replayed = try #require(object["replayed"] as? [String: Any])
         #expect(replayed["matches"] as? Bool != false, "\(text)")
         let state = try #require(object["state"] as? [String: Any])
@@ -97,9 +95,7 @@ import Testing
       }
       // Each step that carries its state carries the right one.
       for text in texts where text.hasPrefix(#"{"diff":"#) {
-        let object = try #require(
-          try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        )
+        let object = try liveObject(text)
         let index = try #require((object["step"] as? [String: Any])?["index"] as? Int)
         if let state = object["state"] as? [String: Any] {
           #expect(state["value"] as? Int == index + 1, "\(text)")
@@ -146,9 +142,7 @@ import Testing
     var capturedSoFar: Int?
     for await text in LiveTexts(messages: client.messages) {
       guard text.hasPrefix(#"{"diff":"#) else { continue }
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-      )
+      let object = try liveObject(text)
       let index = try #require((object["step"] as? [String: Any])?["index"] as? Int)
       indices.append(index)
       if let state = object["state"] as? [String: Any] {
@@ -219,5 +213,52 @@ import Testing
     // About 1 kB a state: four fit in 4,500 bytes, the last four.
     #expect(kept == [6, 7, 8, 9])
     #expect(replayed?["value"] as? Int == 2)
+  }
+
+  /// An app far ahead of its inspection, from four threads, with clients connecting from three
+  /// others and a small limit: steps are skipped while others are published and read, and still
+  /// every client gets steps in order, each once, each state the one after its step, and a replay
+  /// to the last step (from a state the thread kept) reaches the store's.
+  @Test func stepsAreSkippedWhileClientsReadAndReplaysStartFromAStateKept() async throws {
+    let inspector = countInspector(stepLimit: 64)
+    let (store, inputs) = inspectedCountStore(inspector, restoring: true)
+    let perThread = 5_000
+    let clients = LockedValue<[(id: Int, messages: AsyncStream<WSMessage>)]>([])
+    let finished = await runOnThreads(7) { index in
+      if index < 4 {
+        for _ in 0..<perThread { store.send(1) }
+      } else {
+        for _ in 0..<3 {
+          let client = inspector.connect()
+          clients.withLock { $0.append(client) }
+        }
+      }
+    }
+    #expect(finished)
+    await store.finish()
+    await inputs.published()
+    let total = 4 * perThread
+    #expect(inspector.stepCount == total)
+    let last = inspector.connect()
+    clients.withLock { $0.append(last) }
+    await inspector.answer(#"{"replay":{"id":1,"steps":\#(total)}}"#, to: last.id)
+    await inspector.stop()
+    for client in clients.withLock({ $0 }) {
+      var indices: [Int] = []
+      for await text in LiveTexts(messages: client.messages) {
+        let object = try liveObject(text)
+        if let replayed = object["replayed"] as? [String: Any] {
+          #expect(replayed["matches"] as? Bool == true, "\(text)")
+          #expect((object["state"] as? [String: Any])?["value"] as? Int == total)
+        }
+        guard let index = (object["step"] as? [String: Any])?["index"] as? Int else { continue }
+        indices.append(index)
+        if let state = object["state"] as? [String: Any] {
+          #expect(state["value"] as? Int == index + 1, "step \(index)")
+        }
+      }
+      #expect(zip(indices, indices.dropFirst()).allSatisfy { $0 < $1 }, "steps out of order")
+      #expect(indices.last == total - 1)
+    }
   }
 }

@@ -1,11 +1,13 @@
 import AppSupport
 import AppTestSupport
+import CascadeFeedback
 import CascadeStore
 import CascadeStreams
 import CascadeTesting
 import Foundation
-import RPGCore
 import Testing
+
+@testable import RPGCore
 
 /// A recorded game session replayed into a fresh game in-process, on every architecture: it
 /// creates stores, reactors and loops, so it runs under the resource check.
@@ -63,5 +65,31 @@ import Testing
     // are dropped: the recorded ones are replayed in their place.
     if architecture == .feedback { #expect(report.droppedInputs > 0) }
     #expect(!FileManager.default.fileExists(atPath: save.path))
+  }
+}
+
+/// A game made for a replay from a state (a live inspector's, from a state it kept) does
+/// nothing on its own before the replay: the feedback loop's, made without its feedbacks, does
+/// not apply the changes pending in that state, as the loop with them does at once.
+@Suite struct RestoredGameTests {
+  @Test func aLoopRestoredForAReplayLeavesItsPendingChangesToTheReplay() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var machine = FeedbackGameMachine()
+    machine.reduce(.intent(.newGame(name: "Ada", seed: 3)))
+    try #require(!machine.pending.isEmpty, "a new game's changes are applied one at a time")
+    let file = GameFile(url: directory.file("save.json"))
+    let reacting = FeedbackGame(file: file, log: { _ in }, initialState: machine, middlewares: [])
+    await reacting.loop.finish()
+    #expect(reacting.loop.currentState != machine, "the loop applies what is pending on its own")
+    let restored = FeedbackGame(
+      file: file,
+      log: { _ in },
+      initialState: machine,
+      reacting: false,
+      middlewares: []
+    )
+    await restored.loop.finish()
+    #expect(restored.loop.currentState == machine)
   }
 }

@@ -23,6 +23,14 @@ import Testing
     return run
   }
 
+  /// A new game saved in `directory` by `rpg new`: the save file, and what it holds.
+  static func newSave(in directory: TemporaryDirectory) async throws -> (URL, Data) {
+    let save = directory.file("save.json")
+    let created = try await rpg(["new", "--name", "Ada", "--save", save.path])
+    #expect(created.status == 0, "\(created.summary)")
+    return (save, try Data(contentsOf: save))
+  }
+
   /// A name that would forge a line and clear the screen if it were printed raw.
   static let hostileName = "Eve\nAda: level 99\u{1B}[2J\u{7}\\"
   /// How text output shows it.
@@ -80,10 +88,7 @@ import Testing
   func seedsAreCheckedWithOneLine() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let save = directory.file("save.json")
-    let created = try await Self.rpg(["new", "--name", "Ada", "--save", save.path])
-    #expect(created.status == 0, "\(created.summary)")
-    let before = try Data(contentsOf: save)
+    let (save, before) = try await Self.newSave(in: directory)
     for seed in ["-1", "18446744073709551616", "1.5", "nan", "inf", "", " 7", "0x10", "--force"] {
       let run = try await Self.rpg(
         ["new", "--name", "Bo", "--force", "--save", save.path, "--seed", seed]
@@ -193,10 +198,7 @@ import Testing
   func theArchitectureOptionIsTheSharedOne() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let save = directory.file("save.json")
-    let created = try await Self.rpg(["new", "--name", "Ada", "--save", save.path])
-    #expect(created.status == 0, "\(created.summary)")
-    let before = try Data(contentsOf: save)
+    let (save, before) = try await Self.newSave(in: directory)
     var shown: [Data] = []
     for name in ["store", "Reactor", "FEEDBACK"] {
       let run = try await Self.rpg(["show", "--json", "--save", save.path, "--architecture", name])
@@ -215,6 +217,34 @@ import Testing
         "\(name): \(run.errorText)"
       )
       #expect(try Data(contentsOf: save) == before)
+    }
+  }
+
+  /// Proves that the inspection options are checked before anything runs: a number of steps
+  /// out of range, or either option without `--inspect`, is refused with status 64 and one line
+  /// saying what was wrong, the save untouched.
+  @Test(.enabled(if: executable != nil, "the rpg executable was not found next to the test bundle"))
+  func theInspectionOptionsAreCheckedWithOneLine() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (save, before) = try await Self.newSave(in: directory)
+    let refusals: [([String], String)] = [
+      (
+        ["--inspect", "--inspect-steps", "0"],
+        "--inspect-steps must be between 1 and 10000000, not 0"
+      ),
+      (
+        ["--inspect", "--inspect-steps", "10000001"],
+        "--inspect-steps must be between 1 and 10000000, not 10000001"
+      ),
+      (["--inspect-steps", "5"], "--inspect-steps needs --inspect"),
+      (["--inspect-port", "8080"], "--inspect-port needs --inspect"),
+    ]
+    for (options, message) in refusals {
+      let run = try await Self.rpg(["play", "--save", save.path] + options, input: .text("quit\n"))
+      #expect(run.status == 64, "\(options): \(run.summary)")
+      #expect(run.errorText.split(separator: "\n").first.map(String.init) == "Error: " + message)
+      #expect(try Data(contentsOf: save) == before, "\(options) changed the save")
     }
   }
 }

@@ -19,20 +19,24 @@ public final class FeedbackTodo: ContainerService {
   }
 
   /// Creates the service writing to `writes`, starting from `initialState`, with `middlewares`
-  /// on its loop (a session recorder).
+  /// on its loop (a session recorder); `reacting` `false`: without its feedback, for a replay
+  /// from a state (no feedback runs in a replay, and a loop started from a state with pending
+  /// writes would write them before).
   init(
     writes: any TodoWrites,
     initialState: TodoState,
+    reacting: Bool = true,
     middlewares: [any Middleware<TodoEvent, TodoState>] = []
   ) {
+    let write = Feedback<TodoState, TodoEvent>(skippingRepeated: { $0.pendingWrites.first }) {
+      write,
+      send in
+      send(.written(await writes.performing(write)))
+    }
     loop = FeedbackLoop(
       initialState: initialState,
       reduceInPlace: { state, event in state.reduce(event) },
-      feedbacks: [
-        Feedback(skippingRepeated: { $0.pendingWrites.first }) { write, send in
-          send(.written(await writes.performing(write)))
-        }
-      ],
+      feedbacks: reacting ? [write] : [],
       scheduler: ImmediateScheduler.instance,
       middlewares: middlewares
     )

@@ -137,6 +137,7 @@ enum TodoApp: SessionBlueprint {
     ArchitectureBuild(isEffectOutcome: { event, _ in event.isWritten }) {
       StoreTodo(writes: $0.writes, initialState: $0.start, middlewares: $1)
     }
+    .restoring { StoreTodo(writes: $0.writes, initialState: $1, middlewares: []) }
   }
 
   /// The task list on a reactor.
@@ -144,6 +145,7 @@ enum TodoApp: SessionBlueprint {
     ArchitectureBuild(
       isEffectOutcome: { _, mutation in (mutation as? TodoEvent)?.isWritten ?? false }
     ) { ReactorTodo(writes: $0.writes, initialState: $0.start, middlewares: $1) }
+    .restoring { ReactorTodo(writes: $0.writes, initialState: $1, middlewares: []) }
   }
 
   /// The task list on a feedback loop.
@@ -151,6 +153,7 @@ enum TodoApp: SessionBlueprint {
     ArchitectureBuild(isEffectOutcome: { event, _ in event.isWritten }) {
       FeedbackTodo(writes: $0.writes, initialState: $0.start, middlewares: $1)
     }
+    .restoring { FeedbackTodo(writes: $0.writes, initialState: $1, reacting: false) }
   }
 }
 

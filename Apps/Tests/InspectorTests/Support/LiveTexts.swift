@@ -1,5 +1,7 @@
 import FlyingFox
+import Foundation
 import InspectorLink
+import Testing
 
 /// The JSON texts of a live endpoint's messages, in order: `InspectorLink.LiveInspector` sends
 /// steps several to a message, one per line.
@@ -30,4 +32,9 @@ struct LiveTexts: AsyncSequence {
   func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(messages: messages.makeAsyncIterator())
   }
+}
+
+/// One of a live endpoint's JSON texts, as an object (the test fails if it is not one).
+func liveObject(_ text: String) throws -> [String: Any] {
+  try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
