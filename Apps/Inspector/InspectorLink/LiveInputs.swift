@@ -140,7 +140,11 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
     // A thread of its own, not a task: an app that keeps the cooperative threads busy must not
     // starve the inspection (nor the inspection the app).
     let wakeup = wakeup
+    let name = Self.threadName
     let thread = Thread { [weak self] in
+      // Named from within, as the thread runs: set before it started, the name did not reach the
+      // system's thread (see ``threadName``).
+      Thread.current.name = name
       var previous: (index: Int, state: Data)?
       var chunks: [[Logged]] = []
       var snapshot: MiddlewareSnapshot<State>?
@@ -160,13 +164,20 @@ public final class LiveInputs<Input: Sendable, State: Encodable & Sendable>: Mid
         for waiter in caughtUp { waiter.resume() }
       }
     }
-    thread.name = "cascade-live-inspection"
     thread.start()
   }
 
   deinit {
     wakeup.end()
   }
+
+  /// The name of the thread, as `top -H`, `perf` and a debugger show it.
+  ///
+  /// At most 15 bytes, all Linux keeps. It went by the name of the pool thread that made it
+  /// (`oot.default-qos`, as the app's own threads): its name was set on the `Thread` before it
+  /// started, which never reached the system's thread here (Linux, Swift 6.3's Foundation), and
+  /// was too long ("cascade-live-inspection") for Linux to keep.
+  static var threadName: String { "live-inspection" }
 
   /// ``timings``: the architecture times each input and effect for the endpoint's trace.
   public var tracer: (any StoreTracer)? { timings }

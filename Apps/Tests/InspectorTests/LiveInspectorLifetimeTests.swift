@@ -43,4 +43,23 @@ import Testing
     }
     #expect(inspected == nil)
   }
+
+  #if os(Linux)
+  @Test func theInspectionThreadGoesByItsNameWhileItsAppLives() async throws {
+    let inspector = countInspector()
+    let (store, inputs) = inspectedCountStore(inspector)
+    store.send(1)
+    await store.finish()
+    await inputs.published()
+    // The process's threads as the system names them (other tests' inspections may be among
+    // them: a name the system refused would be on none).
+    let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+    let names = tasks.compactMap { task in
+      try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(names.contains("live-inspection"))
+    withExtendedLifetime(store) {}
+  }
+  #endif
 }
