@@ -22,7 +22,8 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   /// Wakes the middleware's thread (``MiddlewareHost/openLog(wake:)``).
   @usableFromInline let wake: @Sendable () -> Void
   /// Whether states are asked for (``Buffer/statesWanted`` is above 0), read without the lock:
-  /// the engine copies the state for ``append(_:sequence:state:)`` only while it is `true`.
+  /// the engine copies the state for ``append(_:sequence:state:)`` only while it is `true`, and
+  /// calls ``append(_:sequence:)`` otherwise.
   @usableFromInline let wantsStates = Atomic<Bool>(false)
   /// Whether values were given back (``Buffer/givenBack`` or ``Buffer/givenBackEntries`` is not
   /// empty), read without the lock after each append: set after they are added, cleared before
@@ -56,34 +57,66 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
 
     @usableFromInline
     init() {}
+
+    /// After an entry is appended, under the lock: whether it wakes the middleware's thread
+    /// (the first since a take).
+    @inlinable
+    mutating func appended() -> Bool {
+      let wakes = self.wakes
+      self.wakes = false
+      return wakes
+    }
   }
 
   init(wake: @escaping @Sendable () -> Void) {
     self.wake = wake
   }
 
+  /// Logs `action`, reduced as input `sequence`; wakes the middleware's thread if it is the
+  /// first since a take (with no lock held).
+  ///
+  /// The engine calls this while no state is asked for (``wantsStates``), and
+  /// ``append(_:sequence:state:)``, out of line, while one is: with an optional state for
+  /// both, the engine made an empty optional of its state each time, copied it twice on its
+  /// stack and destroyed it through its type's value witnesses (`cascade-inspector-bench
+  /// live-rpg`, the feedback game's 232-byte state, under perf).
+  @inlinable
+  func append(_ action: Action, sequence: UInt64) {
+    let wakes = storage.withLock { buffer in
+      buffer.entries.append(Entry(input: action, sequence: sequence))
+      return buffer.appended()
+    }
+    appended(waking: wakes)
+  }
+
   /// Logs `action`, reduced as input `sequence`, with `state`, the state after it, if states
-  /// are asked for (``wantsStates``); wakes the middleware's thread if it is the first since a
-  /// take (with no lock held).
+  /// are still asked for (``captureStates(next:)``).
   ///
   /// The state is a value, not a closure reading it: a closure over the engine retained the
   /// engine, whose weak references (its dispatcher's) make each retain a call into the
   /// runtime's side table (`cascade-inspector-bench live-rpg`, under perf: half the time of
   /// the append).
-  @inlinable
-  func append(_ action: Action, sequence: UInt64, state: State?) {
+  ///
+  /// Inlinable but never inlined: specialized, and out of the engine's way.
+  @inlinable @inline(never)
+  func append(_ action: Action, sequence: UInt64, state: State) {
     let wakes = storage.withLock { buffer in
       buffer.entries.append(Entry(input: action, sequence: sequence))
-      if let state, buffer.statesWanted > 0 {
+      if buffer.statesWanted > 0 {
         buffer.statesWanted -= 1
         buffer.states.append(MiddlewareLoggedState(sequence: sequence, state: state))
         if buffer.statesWanted == 0 { wantsStates.store(false, ordering: .relaxed) }
       }
-      let wakes = buffer.wakes
-      buffer.wakes = false
-      return wakes
+      return buffer.appended()
     }
-    if wakes { wake() }
+    appended(waking: wakes)
+  }
+
+  /// After an append, with no lock held: wakes the middleware's thread if `waking`, and lets go
+  /// of what it gave back, if anything.
+  @inlinable @inline(__always)
+  func appended(waking: Bool) {
+    if waking { wake() }
     if hasGivenBack.load(ordering: .relaxed) { letGoOfGivenBack() }
   }
 

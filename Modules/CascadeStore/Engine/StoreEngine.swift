@@ -543,9 +543,12 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     if let probe, let probedState {
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
-    if let inputLog {
-      let wanted = inputLog.wantsStates.load(ordering: .relaxed) ? machine.pointee.state : nil
-      inputLog.append(action, sequence: sequence, state: wanted)
+    // Optional chaining, not `if let inputLog`: the binding retained and released the log for
+    // each input (`cascade-inspector-bench live-rpg`, under perf).
+    if inputLog?.wantsStates.load(ordering: .relaxed) == true {
+      inputLog?.append(action, sequence: sequence, state: machine.pointee.state)
+    } else {
+      inputLog?.append(action, sequence: sequence)
     }
     if processesInputs {
       let record = MiddlewareRecord(
