@@ -259,6 +259,11 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
   /// is the array a later take puts in place, so the processing thread appends into memory it
   /// has touched; an array not given back leaves the log to append into a new one.
   ///
+  /// A log that is a view of the architecture's (a reactor's, or a pulled-back middleware's:
+  /// ``MiddlewareHost/mapped(state:input:)``) makes its entries anew at each take, on the
+  /// middleware's thread, and gives the architecture's back at once: its own arrays of entries,
+  /// given back, are let go of there and then, on the calling thread.
+  ///
   /// From any thread. What is given back after the processing thread's last append waits for
   /// its next one, or for the log to end.
   public func giveBack(_ values: any Sendable) {
@@ -307,7 +312,16 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
         )
       },
       captureStates: captureBody,
-      giveBack: giveBackBody
+      giveBack: { values in
+        // The child's own entries are let go of here, on the middleware's thread, which made
+        // them: the inputs they share with the architecture's are held by its entries too,
+        // given back at the take, whose processing thread lets go of them last. Passed on, the
+        // processing thread freed arrays this thread had allocated (`cascade-inspector-bench
+        // live-rpg`, the reactor inspected, under perf). The type compared, not cast to (see
+        // ``EngineInputLog/giveBack(_:)``).
+        guard type(of: values) != [MiddlewareLogEntry<ChildInput>].self else { return }
+        giveBack(values)
+      }
     )
   }
 }
