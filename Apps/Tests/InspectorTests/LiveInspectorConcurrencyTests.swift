@@ -19,6 +19,24 @@ import Testing
     var value = 0
   }
 
+  /// Once `store` is done with its inputs and all `total` steps are published, one more client
+  /// of `inspector`, added to `clients`, which asks to replay every step (replay `id`).
+  func connectReplayingEveryStep<State: Encodable & Sendable>(
+    _ inspector: LiveInspector,
+    _ store: Store<State, Int>,
+    _ inputs: LiveInputs<Int, State>,
+    total: Int,
+    id: Int,
+    to clients: LockedValue<[(id: Int, messages: AsyncStream<WSMessage>)]>
+  ) async {
+    await store.finish()
+    await inputs.published()
+    #expect(inspector.stepCount == total)
+    let last = inspector.connect()
+    clients.withLock { $0.append(last) }
+    await inspector.answer(#"{"replay":{"id":\#(id),"steps":\#(total)}}"#, to: last.id)
+  }
+
   @Test func clientsConnectingWhileStepsArePublishedGetEveryStepOnceInOrder() async throws {
     let inspector = LiveInspector(app: "test", architecture: .store, command: "count")
     let inputs = inspector.inputs(
@@ -59,14 +77,8 @@ import Testing
       }
     }
     #expect(finished)
-    await store.finish()
-    await inputs.published()
     let total = 4 * perThread
-    #expect(inspector.stepCount == total)
-    // One more client, which replays every step once all are published.
-    let last = inspector.connect()
-    clients.withLock { $0.append(last) }
-    await inspector.answer(#"{"replay":{"id":99,"steps":\#(total)}}"#, to: last.id)
+    await connectReplayingEveryStep(inspector, store, inputs, total: total, id: 99, to: clients)
     replays.withLock { $0.append("\(total)") }
     await inspector.stop()
 
@@ -235,13 +247,8 @@ import Testing
       }
     }
     #expect(finished)
-    await store.finish()
-    await inputs.published()
     let total = 4 * perThread
-    #expect(inspector.stepCount == total)
-    let last = inspector.connect()
-    clients.withLock { $0.append(last) }
-    await inspector.answer(#"{"replay":{"id":1,"steps":\#(total)}}"#, to: last.id)
+    await connectReplayingEveryStep(inspector, store, inputs, total: total, id: 1, to: clients)
     await inspector.stop()
     for client in clients.withLock({ $0 }) {
       var indices: [Int] = []
