@@ -66,6 +66,16 @@ final class EngineAttachment<State: Sendable, Action: Sendable>: Sendable {
     return engine?.snapshot()
   }
 
+  /// The middleware's take: the engine's (``StoreEngine/takeLog()``), or, before the engine is
+  /// complete or once it is gone, what was added to the log.
+  private func take(from log: EngineInputLog<State, Action>) -> MiddlewareLogBatch<Action, State> {
+    if let engine = stage.withLock({ $0.engine }) { return engine.takeLog() }
+    var room = 0
+    let batch = log.take(collecting: false, room: &room).batch
+    log.makeRoom(room)
+    return batch
+  }
+
   /// Opens the log of inputs for a middleware being attached: `nil` once attached, or if a log
   /// is open already.
   private func openLog(wake: @escaping @Sendable () -> Void) -> MiddlewareLog<Action, State>? {
@@ -77,7 +87,7 @@ final class EngineAttachment<State: Sendable, Action: Sendable>: Sendable {
     }
     guard let log else { return nil }
     return MiddlewareLog(
-      take: { log.take() },
+      take: { [self] in take(from: log) },
       captureStates: { log.captureStates(next: $0) },
       giveBack: { log.giveBack($0) }
     )

@@ -157,6 +157,13 @@ struct EngineStateMachine<State: Sendable, Action: Sendable>: ~Copyable, Sendabl
   /// What the replays in progress left out: inputs from elsewhere, effects not started.
   @usableFromInline var replayDropped = 0
   @usableFromInline var replaySkippedEffects = 0
+  /// Whether the middleware took from the engine's log since it was last woken, or has not been
+  /// woken yet.
+  ///
+  /// If so, the holder adds what it gathered (``EngineInputLog/gathered``) to the log and wakes
+  /// the middleware before it gives up the token (``StoreEngine/log(_:sequence:)``). Under the
+  /// lock.
+  @usableFromInline var logAwaited = true
 }
 
 // MARK: - The token

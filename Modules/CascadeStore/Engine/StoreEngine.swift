@@ -126,6 +126,15 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     attachment?.complete(self)
   }
 
+  deinit {
+    // What the last holder gathered and left for a take (the engine at rest), added to the log
+    // for the middleware's last take.
+    if inputLog?.hasGathered == true {
+      inputLog?.addGathered()
+      inputLog?.wake()
+    }
+  }
+
   static func reportDiagnostic(_ diagnostic: StoreDiagnostic) {
     switch diagnostic {
     case .lateInput: reportIssue(diagnostic.description, severity: .warning)
@@ -374,8 +383,19 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
         process(work, sender: sender)
         continue
       }
+      if inputLog != nil, machine.pointee.logAwaited, inputLog?.hasGathered == true {
+        // What was gathered, added to the log under the lock (the log's own lock is taken
+        // inside the engine's, never the other way round), and the middleware's thread woken
+        // with no lock held, before the token is given up (see `log(_:sequence:)`).
+        machine.pointee.logAwaited = false
+        inputLog?.addGathered()
+        storage.unlock()
+        inputLog?.wake()
+        continue
+      }
       let release = machine.pointee.releaseToken()
       storage.unlock()
+      inputLog?.letGoOfGivenBackIfAny()
       if let release {
         for box in release.closedBoxes { box.storeDidClose() }
         for waiter in release.waiters { waiter.resume() }
@@ -543,13 +563,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
     if let probe, let probedState {
       probe.reduced(action, mark, probedState, machine.pointee.state)
     }
-    // Optional chaining, not `if let inputLog`: the binding retained and released the log for
-    // each input (`cascade-inspector-bench live-rpg`, under perf).
-    if inputLog?.wantsStates.load(ordering: .relaxed) == true {
-      inputLog?.append(action, sequence: sequence, state: machine.pointee.state)
-    } else {
-      inputLog?.append(action, sequence: sequence)
-    }
+    if inputLog != nil { log(action, sequence: sequence) }
     if processesInputs {
       let record = MiddlewareRecord(
         input: action,
@@ -567,6 +581,110 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       trace(sequence: sequence, reduceStart: reduceStart, reduced: reduced, processed: processed)
     }
     if hasParked { runParkedCommands() }
+  }
+
+  /// Every how many inputs gathered the holder adds them to the log while it still has work, if
+  /// the log awaits inputs (``log(_:sequence:)``); a power of two.
+  @inlinable static var gatheredRun: Int { 4096 }
+
+  /// Logs `action`, reduced as input `sequence`, for the middleware that opened the log
+  /// (``inputLog``): gathered by the holder, with no lock and no atomic instruction
+  /// (``EngineInputLog/gathered``).
+  ///
+  /// The log's protocol, whole:
+  /// - The holder appends each input to what it gathered.
+  /// - The middleware's thread takes (``takeLog()``) what was added to the log and, if no one
+  ///   holds the token, what was gathered, under the engine's lock; then the log awaits inputs
+  ///   (``EngineStateMachine/logAwaited``).
+  /// - A holder that runs out of work while the log awaits adds what it gathered to the log
+  ///   and wakes the middleware's thread, before it gives up the token (``drain(sender:)``): a
+  ///   middleware that reads a state at rest has been woken for every input reduced into it
+  ///   that it has not taken. Otherwise what it gathered stays there, for the next take.
+  /// - While states are asked for, the holder adds what it gathered to the log at once, with
+  ///   the state (``logWithState(_:sequence:)``); and every ``gatheredRun`` inputs, if the log
+  ///   awaits inputs (``addGatheredIfAwaited()``), so that a long run of work is seen while it
+  ///   runs.
+  ///
+  /// Appended to the log one by one, under its lock, each input took and gave up the lock, two
+  /// atomic instructions that waited for the entry's writes into memory the middleware's
+  /// thread had last read (`cascade-inspector-bench live-rpg`, the feedback loop's game, under
+  /// perf: 7 % of the app's thread).
+  @inlinable @inline(__always)
+  func log(_ action: Action, sequence: UInt64) {
+    // Optional chaining, not `if let inputLog`: the binding retained and released the log for
+    // each input (`cascade-inspector-bench live-rpg`, under perf).
+    if inputLog?.wantsStates.load(ordering: .relaxed) == true {
+      logWithState(action, sequence: sequence)
+      return
+    }
+    if inputLog?.gather(action, sequence: sequence, run: Self.gatheredRun) == true {
+      addGatheredIfAwaited()
+    }
+  }
+
+  /// ``log(_:sequence:)`` while states are asked for: what was gathered, then `action` with the
+  /// state after it, added to the log at once.
+  ///
+  /// Inlinable but never inlined: specialized, and out of the engine's way.
+  @inlinable @inline(never)
+  func logWithState(_ action: Action, sequence: UInt64) {
+    inputLog?.addGathered()
+    inputLog?.append(action, sequence: sequence, state: machine.pointee.state)
+    wakeIfAwaited()
+    inputLog?.letGoOfGivenBackIfAny()
+  }
+
+  /// Adds what the holder gathered to the log while it still has work (a long run of inputs),
+  /// if the log awaits inputs, and wakes the middleware's thread; otherwise the holder gathers
+  /// on (the middleware has not taken since it was last woken).
+  @inlinable @inline(never)
+  func addGatheredIfAwaited() {
+    let awaited = storage.withLock { machine in
+      defer { machine.logAwaited = false }
+      if machine.logAwaited { inputLog?.addGathered() }
+      return machine.logAwaited
+    }
+    if awaited { inputLog?.wake() }
+    inputLog?.letGoOfGivenBackIfAny()
+  }
+
+  /// Wakes the middleware's thread, with no lock held, if the log awaits inputs; for the holder,
+  /// after it added inputs to the log.
+  @usableFromInline
+  func wakeIfAwaited() {
+    let awaited = storage.withLock { machine in
+      defer { machine.logAwaited = false }
+      return machine.logAwaited
+    }
+    if awaited { inputLog?.wake() }
+  }
+
+  /// The middleware's take (``MiddlewareLog/take()``): what was added to the log and, if no one
+  /// holds the token, what was gathered; the log then awaits inputs (see ``log(_:sequence:)``).
+  func takeLog() -> MiddlewareLogBatch<Action, State> {
+    guard let inputLog else { return MiddlewareLogBatch(entries: [], states: []) }
+    // Under the engine's lock, whole: what was gathered is collected only while no one holds
+    // the token, so no one adds to the log meanwhile, and what the log holds comes before it.
+    var room = 0
+    let (taken, copy, copiedFirst) = storage.withLock { machine in
+      machine.logAwaited = true
+      // What was gathered only while no one holds the token: the holder appends to it without
+      // the lock, so it is not even read while someone does.
+      return inputLog.take(collecting: !machine.processing, room: &room)
+    }
+    inputLog.makeRoom(room)
+    guard !copy.isEmpty else { return taken }
+    // Put together with no lock held (see `EngineInputLog.take(collecting:room:)`); each array
+    // consumed, so that neither is copied as it changes.
+    var batch = consume taken
+    var copied = consume copy
+    if copiedFirst {
+      batch.entries.insert(contentsOf: copied, at: 0)
+    } else {
+      batch.entries.append(contentsOf: copied)
+    }
+    inputLog.keep(copy: &copied)
+    return batch
   }
 
   /// Hands the tracer the timings of the input just processed (see ``apply(_:mark:owner:)``):

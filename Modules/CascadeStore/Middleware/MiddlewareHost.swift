@@ -86,13 +86,17 @@ public struct MiddlewareHost<Input: Sendable, State: Sendable>: Sendable {
   /// custom architecture, a test's host), if one is open already, or if it is asked for after
   /// ``Middleware/attached(to:)`` returned.
   ///
-  /// The architecture appends each input it reduces, with its sequence number, on the
-  /// processing thread, specialized for its types, with no call into the middleware: the
-  /// cheapest way to see every input. `wake` is called, on the processing thread, with no lock
-  /// held, when an input is logged after a ``MiddlewareLog/take()`` (and for the first): once
-  /// per batch, to wake the thread that takes them. A middleware with a log that has nothing
-  /// left to do per input says so (``Middleware/processesInputs``), and its
-  /// ``Middleware/process(_:)`` is no longer called.
+  /// The architecture logs each input it reduces, with its sequence number, on the processing
+  /// thread, specialized for its types, with no call into the middleware and no lock taken: the
+  /// cheapest way to see every input. It gathers them where it is and hands them to the log as
+  /// it runs out of work, or every few thousand while it has more; a take while it rests takes
+  /// what it gathered too. `wake` is called, on the processing thread, with no lock held, once
+  /// inputs were handed to the log after a ``MiddlewareLog/take()`` (and for the first): once
+  /// per batch, to wake the thread that takes them, and always before the architecture rests,
+  /// so that a middleware that reads a state at rest (``MiddlewareSnapshot/isResting``) and was
+  /// not woken since its last take has taken every input logged up to it. A middleware with a
+  /// log that has nothing left to do per input says so (``Middleware/processesInputs``), and
+  /// its ``Middleware/process(_:)`` is no longer called.
   ///
   /// One log per architecture: the first middleware to ask for it has it. The log keeps every
   /// input until it is taken: a middleware that opens one takes it whenever it is woken.
@@ -225,7 +229,10 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
   /// The inputs logged since the last take, oldest first, with the states captured
   /// (``captureStates(next:)``); empty if none.
   ///
-  /// From any thread; the processing thread waits for it only while it swaps the log out.
+  /// From any thread. It takes the architecture's lock for a moment (the processing thread
+  /// waits for it only while it swaps the log out): while the architecture is busy, the inputs
+  /// it has gathered since it last handed them over come at the next take, and it wakes the
+  /// middleware for them as it runs out of work (``MiddlewareHost/openLog(wake:)``).
   public func take() -> MiddlewareLogBatch<Input, State> {
     takeBody()
   }
@@ -241,7 +248,7 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
 
   /// Hands `values` — the inputs taken (``MiddlewareLogBatch/entries``), or what holds them,
   /// once the middleware is done with them — back to the processing thread, which lets go of
-  /// them after its next append.
+  /// them when it next hands inputs to the log or runs out of work.
   ///
   /// An input that holds memory (a value too large for an existential's inline buffer, such as
   /// a ``Core``'s boxed events; a string, an array) was allocated by the processing thread.
@@ -256,8 +263,8 @@ public struct MiddlewareLog<Input: Sendable, State: Sendable>: Sendable {
   ///
   /// The array of ``MiddlewareLogBatch/entries`` itself, given back as it was taken, is emptied
   /// by the processing thread one give-back later (by then this thread holds it no longer) and
-  /// is the array a later take puts in place, so the processing thread appends into memory it
-  /// has touched; an array not given back leaves the log to append into a new one.
+  /// is among those later takes put in place, so the processing thread logs into memory it has
+  /// touched; an array not given back leaves the log to log into a new one.
   ///
   /// A log that is a view of the architecture's (a reactor's, or a pulled-back middleware's:
   /// ``MiddlewareHost/mapped(state:input:)``) makes its entries anew at each take, on the
