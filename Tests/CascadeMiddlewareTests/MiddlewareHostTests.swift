@@ -138,6 +138,17 @@ struct MiddlewareLogTests {
     var opened: MiddlewareLog<Op, Tally>? { log.withLock { $0 } }
   }
 
+  /// `arch` running with a `LogKeeper`, its middlewares attached, and the log the keeper opened.
+  static func attached(
+    _ arch: Arch
+  ) throws -> (keeper: LogKeeper, running: Running, log: MiddlewareLog<Op, Tally>) {
+    let keeper = LogKeeper()
+    let running = Running.make(arch, middlewares: [keeper])
+    // A reactor makes its engine, and attaches its middlewares, on first use.
+    #expect(running.state() == Tally())
+    return (keeper, running, try #require(keeper.opened))
+  }
+
   /// Tells when it is let go of.
   final class Token: Sendable {
     let letGo: @Sendable () -> Void
@@ -262,11 +273,7 @@ struct MiddlewareLogTests {
 
   @Test(arguments: Arch.allCases)
   func aTakeWhileTheArchitectureWorksLeavesTheRestForAWakeBeforeItRests(_ arch: Arch) throws {
-    let keeper = LogKeeper()
-    let running = Running.make(arch, middlewares: [keeper])
-    // A reactor makes its engine, and attaches its middlewares, on first use.
-    #expect(running.state() == Tally())
-    let log = try #require(keeper.opened)
+    let (keeper, running, log) = try Self.attached(arch)
     running.send(.add(1))
     #expect(keeper.wakes.withLock { $0 } == 1)
     #expect(log.take().entries.map(\.input) == [.add(1)], "taken at rest: every input")
@@ -287,11 +294,7 @@ struct MiddlewareLogTests {
 
   @Test(arguments: Arch.allCases)
   func capturedStatesAreTheStatesAfterTheirInputs(_ arch: Arch) throws {
-    let keeper = LogKeeper()
-    let running = Running.make(arch, middlewares: [keeper])
-    // A reactor makes its engine, and attaches its middlewares, on first use.
-    #expect(running.state() == Tally())
-    let log = try #require(keeper.opened)
+    let (_, running, log) = try Self.attached(arch)
     log.captureStates(next: 2)
     for op in [Op.add(3), .multiply(4), .add(1)] { running.send(op) }
 
@@ -438,11 +441,7 @@ struct MiddlewareLogTests {
 struct MiddlewareLogConcurrencyTests {
   @Test(arguments: Arch.allCases)
   func aLogTakenWhileFourThreadsSendHasEveryInputOnceInOrder(_ arch: Arch) async throws {
-    let keeper = MiddlewareLogTests.LogKeeper()
-    let running = Running.make(arch, middlewares: [keeper])
-    // A reactor makes its engine, and attaches its middlewares, on first use.
-    #expect(running.state() == Tally())
-    let log = try #require(keeper.opened)
+    let (keeper, running, log) = try MiddlewareLogTests.attached(arch)
     log.captureStates(next: 50)
     let perThread = 200
     let sendersDone = LockedValue(0)
