@@ -227,9 +227,6 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
   /// after, with no lock held, then kept for the next such copy (``keep(copy:)``). The
   /// processing thread then gathers next into an emptied array with room: the log's, or its
   /// own.
-  ///
-  /// Inlinable: specialized in the engine, it asks the runtime for no generic witness table
-  /// (two allocations at the first take, the W1 input log cell's allocation gate).
   @inlinable
   func take(
     collecting: Bool,
@@ -241,7 +238,10 @@ final class EngineInputLog<State: Sendable, Action: Sendable>: Sendable {
     let (entries, states, roomNeeded) = storage.withLock { buffer in
       var entries: [Entry] = []
       swap(&entries, &buffer.entries)
-      if collecting, !gathered.pointee.isEmpty {
+      if collecting, !gathered.pointee.isEmpty, entries.isEmpty {
+        // The processing thread gathers next into the log's emptied array.
+        swap(&entries, &gathered.pointee)
+      } else if collecting, !gathered.pointee.isEmpty {
         // The fewer copied, into the array kept for these copies (``keep(copy:)`` puts it back
         // once they are put together); theirs emptied for the processing thread.
         swap(&copied, &buffer.copies)
