@@ -602,8 +602,9 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   ///   that it has not taken. Otherwise what it gathered stays there, for the next take.
   /// - While states are asked for, the holder adds what it gathered to the log at once, with
   ///   the state (``logWithState(_:sequence:)``); and every ``gatheredRun`` inputs, if the log
-  ///   awaits inputs (``addGatheredIfAwaited()``), so that a long run of work is seen while it
-  ///   runs.
+  ///   awaits inputs (``wakeIfAwaited(adding:)``), so that a long run of work is seen while it
+  ///   runs; otherwise the holder gathers on (the middleware has not taken since its last
+  ///   wake).
   ///
   /// Appended to the log one by one, under its lock, each input took and gave up the lock, two
   /// atomic instructions that waited for the entry's writes into memory the middleware's
@@ -618,7 +619,7 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
       return
     }
     if inputLog?.gather(action, sequence: sequence, run: Self.gatheredRun) == true {
-      addGatheredIfAwaited()
+      wakeIfAwaited(adding: true)
     }
   }
 
@@ -630,33 +631,21 @@ package final class StoreEngine<State: Sendable, Action: Sendable>: @unchecked S
   func logWithState(_ action: Action, sequence: UInt64) {
     inputLog?.addGathered()
     inputLog?.append(action, sequence: sequence, state: machine.pointee.state)
-    wakeIfAwaited()
-    inputLog?.letGoOfGivenBackIfAny()
+    wakeIfAwaited(adding: false)
   }
 
-  /// Adds what the holder gathered to the log while it still has work (a long run of inputs),
-  /// if the log awaits inputs, and wakes the middleware's thread; otherwise the holder gathers
-  /// on (the middleware has not taken since it was last woken).
-  @inlinable @inline(never)
-  func addGatheredIfAwaited() {
-    let awaited = storage.withLock { machine in
-      defer { machine.logAwaited = false }
-      if machine.logAwaited { inputLog?.addGathered() }
-      return machine.logAwaited
-    }
-    if awaited { inputLog?.wake() }
-    inputLog?.letGoOfGivenBackIfAny()
-  }
-
-  /// Wakes the middleware's thread, with no lock held, if the log awaits inputs; for the holder,
-  /// after it added inputs to the log.
+  /// For the holder while it still has work: if the log awaits inputs, adds what was gathered
+  /// (`adding`) under the engine's lock and wakes the middleware's thread with no lock held;
+  /// then lets go of what it gave back.
   @usableFromInline
-  func wakeIfAwaited() {
+  func wakeIfAwaited(adding: Bool) {
     let awaited = storage.withLock { machine in
       defer { machine.logAwaited = false }
+      if adding, machine.logAwaited { inputLog?.addGathered() }
       return machine.logAwaited
     }
     if awaited { inputLog?.wake() }
+    inputLog?.letGoOfGivenBackIfAny()
   }
 
   /// The middleware's take (``MiddlewareLog/take()``): what was added to the log and, if no one
