@@ -278,6 +278,8 @@ public enum JSONDiff {
       guard range.count >= 2, p[range.upperBound - 1] == closeBrace else { return nil }
       let close = range.upperBound - 1
       var members: [(key: Range<Int>, value: Range<Int>)] = []
+      // A step's message has up to five members, its step five or six: one allocation.
+      members.reserveCapacity(8)
       var at = skipSpace(p, range.lowerBound + 1, close)
       while at < close {
         guard p[at] == quote, let keyEnd = stringEnd(p, at, close) else { return nil }

@@ -467,9 +467,24 @@ public final class LiveInspector: Sendable {
   /// (they are compact JSON); any other (the hello, an answer: a trace has line breaks) is one.
   public static func texts(of message: String) -> [Substring] {
     guard message.hasPrefix(#"{"diff":"#) else { return [message[...]] }
-    // Split on the byte: a split on `Character` walked every grapheme of every step (half of
-    // what a client did with a busy app's messages).
-    return message.utf8.split(separator: UInt8(ascii: "\n")).map { Substring($0) }
+    // Split on the byte, in the string's bytes as a `Span`: a split on `Character` walked every
+    // grapheme of every step (half of what a client did with a busy app's messages), and the
+    // collection's `split` called its closure for every byte (a sixth).
+    var message = message
+    message.makeContiguousUTF8()
+    let utf8 = message.utf8
+    let bytes = utf8.span
+    var texts: [Substring] = []
+    var start = utf8.startIndex
+    var offset = 0
+    for position in 0...bytes.count where position == bytes.count || bytes[position] == 0x0A {
+      let end = utf8.index(start, offsetBy: position - offset)
+      if end > start { texts.append(Substring(utf8[start..<end])) }
+      guard end < utf8.endIndex else { break }
+      start = utf8.index(after: end)
+      offset = position + 1
+    }
+    return texts
   }
 
   /// The most steps a message holds.

@@ -81,6 +81,17 @@ struct LiveReadingTests {
     #"{"description":"x","index":1,"kind":"event","sequence":2,"source":"user","skipped":false}"#,
     #"{"description":"x","index":1,"kind":"event","sequence":2,"source":"user","skipped":"yes"}"#,
     #"[1,2]"#,
+    // Escapes, read directly as the decoder reads them, and those it refuses.
+    #"{"description":"monsterAppeared({name: \"Goblin\", hp: 3})","index":4,"kind":"event","sequence":5,"source":"effect"}"#,
+    #"{"description":"\/ \b\f\n\r\t \u00e9 \u00E9 \ud83d\udc09 \u0000","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"lone \ud83d","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"lone \udc09","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"high then not low \ud83d\u0041","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"short \u00e","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"not hex \u00g9","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    #"{"description":"unknown \x","index":0,"kind":"event","sequence":1,"source":"user"}"#,
+    "{\"description\":\"raw\ttab\",\"index\":0,\"kind\":\"event\",\"sequence\":1,\"source\":\"user\"}",
+    #"{"description":"ends in \\","index":0,"kind":"event","sequence":1,"source":"user"}"#,
   ])
   func aStepIsReadAsTheDecoderReadsIt(_ json: String) throws {
     let data = Data(json.utf8)
@@ -108,6 +119,10 @@ struct LiveReadingTests {
       #"{"diff":"\n","step":{"description":"\r","index":1}}"#,
     ]
     #expect(LiveInspector.texts(of: steps.joined(separator: "\n")) == steps.map { $0[...] })
+    // Empty lines are no texts; a line break may end the message, a step be alone in it.
+    let spaced = steps.joined(separator: "\n\n") + "\n"
+    #expect(LiveInspector.texts(of: spaced) == steps.map { $0[...] })
+    #expect(LiveInspector.texts(of: steps[0]) == [steps[0][...]])
     let answer = "{\"traced\":{\"id\":1},\n\"trace\":{}}"
     #expect(LiveInspector.texts(of: answer) == [answer[...]])
   }
