@@ -93,7 +93,8 @@ final class LiveInspection: FedInspection {
   /// Takes one message in; returns whether it was the hello.
   private func receive(_ data: Data) -> Bool {
     // A trace (megabytes) is handed on as it came: only its `traced` member is read.
-    if data.prefix(Self.tracedPrefix.count) == Self.tracedPrefix, let members = JSONDiff.topLevelMembers(of: data),
+    if data.prefix(Self.tracedPrefix.count) == Self.tracedPrefix,
+      let members = JSONDiff.topLevelMembers(of: data),
       let traced = members.first(where: { $0.key == "traced" }),
       let answer = try? JSONSerialization.jsonObject(with: data.member(at: traced.value))
         as? [String: Any],
@@ -105,7 +106,8 @@ final class LiveInspection: FedInspection {
     }
     // A step (most messages): only its `step` member is decoded, and a message that came
     // without its state is kept as it came.
-    if data.prefix(Self.stepPrefix.count) == Self.stepPrefix, let members = JSONDiff.topLevelMembers(of: data),
+    if data.prefix(Self.stepPrefix.count) == Self.stepPrefix,
+      let members = JSONDiff.topLevelMembers(of: data),
       let step = members.first(where: { $0.key == "step" }),
       let line = StepMessage.Step.decoded(from: data.member(at: step.value))
     {

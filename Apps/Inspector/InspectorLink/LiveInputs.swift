@@ -1050,10 +1050,11 @@ public struct StepMessage: Encodable, Sendable {
       self.source = source
     }
 
-    /// The step `json` holds (its `Codable` form), `nil` if it holds none: read directly when
-    /// its numbers are plain integers (as the endpoint writes every step), else by
-    /// `JSONDecoder` — a client reads every step of a busy app, and the decoder was a third of
-    /// its time. Strings with escapes are read directly too: an input's name quotes its
+    /// The step `json` holds (its `Codable` form), `nil` if it holds none.
+    ///
+    /// Read directly when its numbers are plain integers (as the endpoint writes every step),
+    /// else by `JSONDecoder` — a client reads every step of a busy app, and the decoder was a
+    /// third of its time. Strings with escapes are read directly too: an input's name quotes its
     /// payload's strings (`monsterAppeared({name: "Goblin", …})`), and the game's steps sent to
     /// the decoder for their `\"` were a quarter of a client's processor time
     /// (`cascade-inspector-bench live-rpg`, the store with a client attached, under `perf`).
@@ -1153,13 +1154,13 @@ public struct StepMessage: Encodable, Sendable {
         case UInt8(ascii: "r"): text.append(0x0D)
         case UInt8(ascii: "t"): text.append(0x09)
         case UInt8(ascii: "u"):
-          guard var value = hexadecimal(span, at: position, before: end) else { return nil }
+          guard var value = hexadecimal(span, at: position, end: end) else { return nil }
           position += 4
           if (0xD800..<0xDC00).contains(value) {
             // A high surrogate: its low one must follow, as `\uDC00`–`\uDFFF`.
             guard end - position >= 6, span[position] == UInt8(ascii: "\\"),
               span[position + 1] == UInt8(ascii: "u"),
-              let low = hexadecimal(span, at: position + 2, before: end),
+              let low = hexadecimal(span, at: position + 2, end: end),
               (0xDC00..<0xE000).contains(low)
             else { return nil }
             position += 6
@@ -1173,10 +1174,9 @@ public struct StepMessage: Encodable, Sendable {
       return String(decoding: text, as: UTF8.self)
     }
 
-    /// The value of the four hexadecimal digits at `position` in `span`, before `end`.
-    private static func hexadecimal(_ span: Span<UInt8>, at position: Int, before end: Int)
-      -> UInt32?
-    {
+    /// The value of the four hexadecimal digits at `position` in `span`, before `end`; `nil`
+    /// if there are not four.
+    private static func hexadecimal(_ span: Span<UInt8>, at position: Int, end: Int) -> UInt32? {
       guard end - position >= 4 else { return nil }
       var value: UInt32 = 0
       for offset in position..<(position + 4) {
