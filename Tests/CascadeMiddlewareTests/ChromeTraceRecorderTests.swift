@@ -227,6 +227,46 @@ struct ChromeTraceRecorderTests {
     #expect(try sequences(last: 0) == [])
   }
 
+  /// Inputs given after timings without them, the ring wrapped or not: each timing is named by
+  /// its own input, or by none.
+  @Test func inputsGivenLaterStayWithTheirTimingsAcrossTheRingsWrap() throws {
+    let buffer = TraceBuffer(capacity: 4)
+    func timing(_ sequence: UInt64) -> StepTiming {
+      StepTiming(
+        sequence: sequence,
+        thread: 1,
+        received: sequence * 10,
+        intercepted: sequence * 10,
+        reduceStart: sequence * 10,
+        reduced: sequence * 10 + 1,
+        processed: sequence * 10 + 2,
+        delivered: sequence * 10 + 3
+      )
+    }
+    for sequence in UInt64(1)...5 { buffer.traced(timing(sequence)) }
+    buffer.traced(timing(6), input: "input 6")
+    buffer.traced(timing(7))
+    buffer.traced(timing(8), input: "input 8")
+
+    let named = buffer.trace(process: "tally") { step, input in
+      "\(step.sequence): \(input.map { "\($0)" } ?? "none")"
+    }
+    let names = try Self.events(of: named.json())
+      .filter { $0["cat"] as? String == "input" }
+      .compactMap { $0["name"] as? String }
+    #expect(names == ["5: none", "6: input 6", "7: none", "8: input 8"])
+    // Not wrapped yet: the same.
+    let short = TraceBuffer(capacity: 8)
+    short.traced(timing(1))
+    short.traced(timing(2), input: "input 2")
+    let shortNames = try Self.events(
+      of: short.trace(process: "tally") { step, input in
+        "\(step.sequence): \(input.map { "\($0)" } ?? "none")"
+      }.json()
+    ).filter { $0["cat"] as? String == "input" }.compactMap { $0["name"] as? String }
+    #expect(shortNames == ["1: none", "2: input 2"])
+  }
+
   /// A middleware whose tracer is `buffer`.
   struct BufferedBy: Middleware {
     let buffer: TraceBuffer

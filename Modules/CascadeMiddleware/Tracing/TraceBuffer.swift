@@ -12,9 +12,9 @@ import Synchronization
 /// let trace = timings.trace(process: "Todo") { step, _ in names[step.sequence] }
 /// ```
 ///
-/// **Memory.** The last `capacity` inputs' timings (64 bytes each, and the input if it was given:
-/// ``traced(_:input:)``) and as many ended effects (40 bytes and the effect's name each): about
-/// 10 MB at the default 100,000. Older ones are let go.
+/// **Memory.** The last `capacity` inputs' timings (64 bytes each, and 40 more each for the
+/// inputs once one was given: ``traced(_:input:)``) and as many ended effects (40 bytes and the
+/// effect's name each): about 10 MB at the default 100,000. Older ones are let go.
 ///
 /// **Cost.** A lock and an append per call, on the calling thread; no allocation once full.
 /// Switched off (``stopTracing()``, or `tracing: false` at its creation), it costs the
@@ -22,7 +22,15 @@ import Synchronization
 /// (`StoreTracer.isTracing`, CascadeStore).
 public final class TraceBuffer: StoreTracer {
   private struct Kept {
-    var steps = Ring<(timing: StepTiming, input: (any Sendable)?)>()
+    /// The timings, plain values.
+    ///
+    /// An append is a copy of 64 bytes. With the inputs beside them in one ring, each append
+    /// assigned an optional existential through the runtime's value witnesses (half of this
+    /// tracer's time on the app's thread, under `perf`).
+    var steps = Ring<StepTiming>()
+    /// The inputs given with the timings (``traced(_:input:)``), at the same places; made at
+    /// the first one given.
+    var inputs: Ring<(any Sendable)?>?
     var running: [Int: (name: String, start: UInt64)] = [:]
     var effects = Ring<(id: Int, name: String, start: UInt64, end: UInt64, cancelled: Bool)>()
   }
@@ -53,7 +61,10 @@ public final class TraceBuffer: StoreTracer {
   public func traced(_ step: StepTiming) {
     guard isTracing else { return }
     let capacity = self.capacity
-    kept.withLock { $0.steps.append((step, nil), capacity: capacity) }
+    kept.withLock { kept in
+      kept.steps.append(step, capacity: capacity)
+      kept.inputs?.append(nil, capacity: capacity)
+    }
   }
 
   /// Keeps an input's timings with the input, for ``trace(process:last:name:)`` to name it
@@ -61,7 +72,11 @@ public final class TraceBuffer: StoreTracer {
   public func traced(_ step: StepTiming, input: any Sendable) {
     guard isTracing else { return }
     let capacity = self.capacity
-    kept.withLock { $0.steps.append((step, input), capacity: capacity) }
+    kept.withLock { kept in
+      if kept.inputs == nil { kept.inputs = Ring(repeating: nil, count: kept.steps.count) }
+      kept.steps.append(step, capacity: capacity)
+      kept.inputs?.append(input, capacity: capacity)
+    }
   }
 
   /// Notes an effect's start (while tracing).
@@ -93,13 +108,15 @@ public final class TraceBuffer: StoreTracer {
     // Only what the trace shows is copied, under the lock. A copy of the whole (the rings
     // shared with this call) made the architecture's next timing copy the rings, megabytes,
     // on its processing thread.
-    let (steps, effects, running) = kept.withLock { kept in
+    let (steps, inputs, effects, running) = kept.withLock { kept in
       let steps = kept.steps.suffix(max(0, last))
-      let since = last < kept.steps.count ? steps.first?.timing.received ?? 0 : 0
-      return (steps, kept.effects.filter { $0.end >= since }, kept.running)
+      let inputs = kept.inputs?.suffix(max(0, last))
+      let since = last < kept.steps.count ? steps.first?.received ?? 0 : 0
+      return (steps, inputs, kept.effects.filter { $0.end >= since }, kept.running)
     }
     var trace = ChromeTrace(process: process)
-    for (timing, input) in steps {
+    for (position, timing) in steps.enumerated() {
+      let input = inputs?[position]
       trace.add(step: timing, name: name(timing, input) ?? "input \(timing.sequence)")
     }
     for effect in effects {
@@ -124,13 +141,23 @@ struct Ring<Element> {
   /// Where the oldest element is, once the ring is full.
   private var head = 0
 
+  init() {}
+
+  /// `count` elements, each `element`: a ring given the same appends as one of `count` elements
+  /// then ends with the same last ones, element for element.
+  init(repeating element: Element, count: Int) {
+    storage = Array(repeating: element, count: count)
+  }
+
   /// Appends `element`, letting the oldest go beyond `capacity`.
   mutating func append(_ element: Element, capacity: Int) {
     if storage.count < capacity {
       storage.append(element)
     } else {
       storage[head] = element
-      head = (head + 1) % storage.count
+      // Not `%`: a division on every append of a full ring.
+      head += 1
+      if head == storage.count { head = 0 }
     }
   }
 
