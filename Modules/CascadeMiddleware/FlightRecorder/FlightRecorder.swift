@@ -27,10 +27,11 @@ import Darwin
 /// try flight.write()  // or now, on demand
 /// ```
 ///
-/// **Memory.** `2 × capacity` bytes (4 MiB by default), allocated when the recorder is made and
-/// kept until the process ends, even after the recorder is released (the crash handler may be
-/// reading them); make one per architecture, not one per test. Each line takes its length plus
-/// 5 bytes; a line larger than the whole ring is left out (``droppedLines``).
+/// **Memory.** `2 × capacity` bytes (8 MiB at the default capacity, 4 MiB), allocated when the
+/// recorder is made and kept until the process ends, even after the recorder is released (the
+/// crash handler may be reading them); make one per architecture, not one per test. Each line
+/// takes its length plus 5 bytes; a line larger than the whole ring is left out
+/// (``droppedLines``).
 ///
 /// **Cost.** The input and the state after it are encoded as JSON on every input, on the
 /// architecture's processing thread: a debugging aid, like a recording with states.
